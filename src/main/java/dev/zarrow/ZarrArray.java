@@ -1,0 +1,421 @@
+package dev.zarrow;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.zarrow.arrow.NdVector;
+import dev.zarrow.arrow.Regions;
+import dev.zarrow.codec.ChunkSpec;
+import dev.zarrow.codec.CodecPipeline;
+import dev.zarrow.dtype.DataType;
+import dev.zarrow.dtype.FillValue;
+import dev.zarrow.dtype.FixedWidthType;
+import dev.zarrow.grid.Box;
+import dev.zarrow.grid.ChunkGrid;
+import dev.zarrow.grid.ChunkKeyEncoding;
+import dev.zarrow.internal.Parallel;
+import dev.zarrow.metadata.ArrayMetadata;
+import dev.zarrow.metadata.Json;
+import dev.zarrow.metadata.NamedConfig;
+import dev.zarrow.store.ByteSource;
+import dev.zarrow.store.Store;
+import dev.zarrow.store.WritableStore;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.locks.Lock;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * A Zarr v3 array: its metadata interpreted (data type, grid, key encoding, codecs bound to the chunk
+ * shape) over a store it does not own. Reads and writes any region as Arrow vectors, decoding and
+ * encoding chunks in parallel on the options' executor. Immutable; {@link #resize} and
+ * {@link #withAttributes} return the array with its new metadata.
+ *
+ * <p>Every method that returns Arrow memory takes the caller's allocator and returns a fresh vector the
+ * caller owns and must close. Vectors passed in are borrowed: never closed, never changed.
+ */
+public final class ZarrArray implements ZarrNode {
+  private final Store store;
+  private final String path;
+  private final ArrayMetadata metadata;
+  private final ZarrOptions options;
+  private final DataType dataType;
+  private final ChunkGrid grid;
+  private final ChunkKeyEncoding keyEncoding;
+  private final FillValue fillValue;
+  private final CodecPipeline pipeline;
+
+  private ZarrArray(Store store, String path, ArrayMetadata metadata, ZarrOptions options) {
+    this.store = store;
+    this.path = path;
+    this.metadata = metadata;
+    this.options = options;
+    String where = "array '" + path + "' (" + ZarrNode.metadataKey(path) + " in " + store.describe() + ")";
+    try {
+      for (NamedConfig t : metadata.storageTransformers() == null ? List.<NamedConfig>of() : metadata.storageTransformers()) {
+        if (t.mustUnderstand()) {
+          throw new UnsupportedExtensionException("/storage_transformers: unsupported storage transformer '" + t.name() + "'");
+        }
+      }
+      this.dataType = options.registry().dataType(metadata.dataType());
+      this.grid = ChunkGrid.parse(metadata.chunkGrid(), metadata.rank());
+      this.keyEncoding = ChunkKeyEncoding.parse(metadata.chunkKeyEncoding());
+      this.fillValue = parseFill(dataType, metadata);
+      var context = options.registry().context(options.codecs());
+      this.pipeline =
+          CodecPipeline.of(
+              context.codecs(metadata.codecs()),
+              new ChunkSpec(grid.chunkShape(), dataType, fillValue),
+              options.codecs());
+    } catch (ZarrException e) {
+      throw e.withContext(where);
+    }
+  }
+
+  private static FillValue parseFill(DataType type, ArrayMetadata metadata) {
+    if (metadata.fillValue() == null || metadata.fillValue().isNull()) {
+      return type.parseFill(com.fasterxml.jackson.databind.node.NullNode.getInstance());
+    }
+    return type.parseFill(metadata.fillValue());
+  }
+
+  /** The array at {@code path} described by {@code metadata} (nothing is written). */
+  static ZarrArray of(Store store, String path, ArrayMetadata metadata, ZarrOptions options) {
+    return new ZarrArray(store, path, metadata, options);
+  }
+
+  @Override
+  public Store store() {
+    return store;
+  }
+
+  @Override
+  public String path() {
+    return path;
+  }
+
+  @Override
+  public ZarrOptions options() {
+    return options;
+  }
+
+  public ArrayMetadata metadata() {
+    return metadata;
+  }
+
+  @Override
+  public ObjectNode attributes() {
+    return metadata.attributes().deepCopy();
+  }
+
+  public long[] shape() {
+    return metadata.shape();
+  }
+
+  public int rank() {
+    return metadata.rank();
+  }
+
+  /** The number of elements. */
+  public long size() {
+    return Box.of(metadata.shape()).size();
+  }
+
+  public DataType dataType() {
+    return dataType;
+  }
+
+  public ChunkGrid grid() {
+    return grid;
+  }
+
+  public FillValue fillValue() {
+    return fillValue;
+  }
+
+  /** The codecs bound to this array's chunks. */
+  public CodecPipeline pipeline() {
+    return pipeline;
+  }
+
+  /** The store key of chunk {@code coords}. */
+  public String chunkKey(long[] coords) {
+    String key = keyEncoding.key(coords);
+    return path.isEmpty() ? key : path + "/" + key;
+  }
+
+  /** Every chunk position of the array, in C order. */
+  public List<long[]> chunks() {
+    return grid.allChunks(metadata.shape());
+  }
+
+  private String context(long[] coords) {
+    return "array '" + path + "', chunk " + Arrays.toString(coords) + " (key " + chunkKey(coords) + " in " + store.describe() + ")";
+  }
+
+  // ---- reading ----
+
+  /**
+   * The elements of chunk {@code coords} that lie inside the array (an edge chunk is clipped), as a
+   * vector the caller owns. A chunk that is not stored reads as the fill value. Whole chunks of
+   * little-endian fixed-size data share the stored bytes' memory (no copy).
+   */
+  public NdVector readChunk(long[] coords, BufferAllocator allocator) {
+    checkCoords(coords);
+    Box inBounds = grid.chunkBox(coords).intersect(Box.of(metadata.shape()));
+    Box inChunk = inBounds.relativeTo(grid.chunkBox(coords).start());
+    return new NdVector(decodeRegion(coords, inChunk, allocator), inBounds.shape());
+  }
+
+  /**
+   * The whole chunk {@code coords} as stored, out-of-bounds elements of edge chunks included, or empty
+   * when it is not stored. Used to verify chunks and to copy them unchanged.
+   */
+  public Optional<FieldVector> decodeChunk(long[] coords, BufferAllocator allocator) {
+    checkCoords(coords);
+    try {
+      Optional<ByteBuffer> bytes = store.get(chunkKey(coords));
+      return bytes.map(b -> pipeline.decode(b, allocator));
+    } catch (ZarrException e) {
+      throw e.withContext(context(coords));
+    }
+  }
+
+  /** The whole array, as a vector the caller owns. */
+  public NdVector read(BufferAllocator allocator) {
+    return read(Box.of(metadata.shape()), allocator);
+  }
+
+  /** The elements of {@code region} in C order, as a vector the caller owns. */
+  public NdVector read(Box region, BufferAllocator allocator) {
+    checkRegion(region);
+    long count = region.size();
+    if (count > Integer.MAX_VALUE) {
+      throw new CodecException("region " + region + " of array '" + path + "' has " + count + " elements, more than one Arrow vector holds (2^31 - 1)");
+    }
+    List<long[]> touched = new ArrayList<>();
+    grid.chunksOf(region).forEach(touched::add);
+    if (touched.size() == 1) {
+      long[] coords = touched.get(0);
+      Box inChunk = region.relativeTo(grid.chunkBox(coords).start());
+      return new NdVector(decodeRegion(coords, inChunk, allocator), region.shape());
+    }
+    if (touched.isEmpty()) {
+      FieldVector empty = dataType.field(name()).createVector(allocator);
+      empty.setValueCount(0);
+      return new NdVector(empty, region.shape());
+    }
+    long[] outShape = region.shape();
+    if (dataType instanceof FixedWidthType && dataType.byteWidth() > 0) {
+      FieldVector out = dataType.filled(allocator, (int) count, fillValue);
+      if (Regions.isFixedWidth(out)) {
+        try {
+          // Each chunk is decoded and copied into place by its own task, then freed at once.
+          Parallel.forEach(touched, coords -> {
+            Box part = grid.chunkBox(coords).intersect(region);
+            Box inChunk = part.relativeTo(grid.chunkBox(coords).start());
+            Optional<ByteSource> source = store.source(chunkKey(coords));
+            if (source.isEmpty()) {
+              return;
+            }
+            try (FieldVector piece = decodeRegion(coords, inChunk, source.get(), allocator)) {
+              Regions.copyInto(piece, inChunk.shape(), Box.of(inChunk.shape()), out, outShape, part.relativeTo(region.start()).start());
+            }
+          }, options.executor());
+          return new NdVector(out, outShape);
+        } catch (RuntimeException e) {
+          out.close();
+          throw e;
+        }
+      }
+      out.close();
+    }
+    List<FieldVector> pieces = Parallel.map(touched, coords -> {
+      Box inChunk = grid.chunkBox(coords).intersect(region).relativeTo(grid.chunkBox(coords).start());
+      return decodeRegion(coords, inChunk, allocator);
+    }, options.executor());
+    try {
+      List<Regions.Piece> parts = new ArrayList<>();
+      for (int i = 0; i < touched.size(); i++) {
+        Box part = grid.chunkBox(touched.get(i)).intersect(region);
+        parts.add(new Regions.Piece(pieces.get(i), part.shape(), Box.of(part.shape()), part.relativeTo(region.start()).start()));
+      }
+      return new NdVector(Regions.assemble(dataType.field(name()), outShape, parts, allocator), outShape);
+    } finally {
+      pieces.forEach(FieldVector::close);
+    }
+  }
+
+  private FieldVector decodeRegion(long[] coords, Box inChunk, BufferAllocator allocator) {
+    Optional<ByteSource> source;
+    try {
+      source = store.source(chunkKey(coords));
+    } catch (ZarrException e) {
+      throw e.withContext(context(coords));
+    }
+    if (source.isEmpty()) {
+      return dataType.filled(allocator, Math.toIntExact(inChunk.size()), fillValue);
+    }
+    return decodeRegion(coords, inChunk, source.get(), allocator);
+  }
+
+  private FieldVector decodeRegion(long[] coords, Box inChunk, ByteSource source, BufferAllocator allocator) {
+    try {
+      return pipeline.decodeRegion(source, inChunk, allocator);
+    } catch (ZarrException e) {
+      throw e.withContext(context(coords));
+    }
+  }
+
+  // ---- writing ----
+
+  private WritableStore writable() {
+    if (store instanceof WritableStore w) {
+      return w;
+    }
+    throw new StoreException("array '" + path + "': " + store.describe() + " is read-only");
+  }
+
+  /** Writes {@code data} (borrowed) at {@code offset}; its shape gives the region. */
+  public void write(long[] offset, NdVector data) {
+    write(new Box(offset, data.shape()), data.vector());
+  }
+
+  /** Writes a 1-d {@code data} (borrowed) at {@code offset}. */
+  public void write(long offset, FieldVector data) {
+    write(new Box(new long[] {offset}, new long[] {data.getValueCount()}), data);
+  }
+
+  /** Writes {@code data} (borrowed; {@code region.size()} elements in C order) into {@code region}. */
+  public void write(Box region, FieldVector data) {
+    WritableStore out = writable();
+    checkRegion(region);
+    if (data.getValueCount() != region.size()) {
+      throw new CodecException("array '" + path + "': region " + region + " has " + region.size() + " elements, the data " + data.getValueCount());
+    }
+    checkType(data);
+    List<long[]> touched = new ArrayList<>();
+    grid.chunksOf(region).forEach(touched::add);
+    Box array = Box.of(metadata.shape());
+    BufferAllocator allocator = data.getAllocator();
+    Parallel.forEach(touched, coords -> {
+      Box chunk = grid.chunkBox(coords);
+      Box part = chunk.intersect(region);
+      Box inChunk = part.relativeTo(chunk.start());
+      String key = chunkKey(coords);
+      boolean whole = part.equals(chunk.intersect(array));
+      try (FieldVector piece = part.equals(region) ? null : Regions.extract(data, region.shape(), part.relativeTo(region.start()), allocator)) {
+        FieldVector values = piece == null ? data : piece;
+        Lock lock = out.lock(key);
+        lock.lock();
+        try {
+          Optional<ByteBuffer> encoded;
+          if (whole && inChunk.covers(grid.chunkShape())) {
+            encoded = dataType.isAllFill(values, fillValue) ? Optional.empty() : Optional.of(pipeline.encode(values));
+          } else {
+            // Partial chunks keep what is stored; whole edge chunks start from the fill value.
+            Optional<ByteSource> existing = whole ? Optional.empty() : out.source(key);
+            encoded = pipeline.encodeRegion(existing, inChunk, values, allocator);
+          }
+          if (encoded.isPresent()) {
+            out.set(key, encoded.get());
+          } else {
+            out.delete(key);
+          }
+        } finally {
+          lock.unlock();
+        }
+      } catch (ZarrException e) {
+        throw e.withContext(context(coords));
+      }
+    }, options.executor());
+  }
+
+  /** Writes a whole chunk (borrowed; the full chunk shape, edge chunks included). */
+  public void writeChunk(long[] coords, FieldVector chunk) {
+    WritableStore out = writable();
+    checkCoords(coords);
+    checkType(chunk);
+    String key = chunkKey(coords);
+    Lock lock = out.lock(key);
+    lock.lock();
+    try {
+      if (dataType.isAllFill(chunk, fillValue)) {
+        out.delete(key);
+      } else {
+        out.set(key, pipeline.encode(chunk));
+      }
+    } catch (ZarrException e) {
+      throw e.withContext(context(coords));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void checkType(FieldVector data) {
+    var want = dataType.field(name()).getType();
+    var got = data.getField().getType();
+    if (!want.equals(got)) {
+      throw new CodecException("array '" + path + "' of data type " + dataType.name() + " holds Arrow " + want + ", not " + got);
+    }
+  }
+
+  /**
+   * Resizes the array: writes the new metadata and deletes the chunks that lie wholly outside the new
+   * shape (like zarr-python). Returns the array with its new shape.
+   */
+  public ZarrArray resize(long... newShape) {
+    WritableStore out = writable();
+    if (newShape.length != rank()) {
+      throw new CodecException("array '" + path + "': cannot resize " + rank() + " dimensions to " + Arrays.toString(newShape));
+    }
+    ZarrArray resized = new ZarrArray(store, path, metadata.withShape(newShape), options);
+    resized.writeMetadata();
+    long[] newGrid = grid.gridShape(newShape);
+    for (long[] coords : chunks()) {
+      for (int i = 0; i < coords.length; i++) {
+        if (coords[i] >= newGrid[i]) {
+          out.delete(chunkKey(coords));
+          break;
+        }
+      }
+    }
+    return resized;
+  }
+
+  /** Replaces the attributes, writing the metadata; returns the updated array. */
+  public ZarrArray withAttributes(ObjectNode attributes) {
+    ZarrArray updated = new ZarrArray(store, path, metadata.withAttributes(attributes), options);
+    updated.writeMetadata();
+    return updated;
+  }
+
+  void writeMetadata() {
+    writable().set(ZarrNode.metadataKey(path), ByteBuffer.wrap(Json.pretty(metadata.toJson())));
+  }
+
+  private void checkCoords(long[] coords) {
+    long[] gridShape = grid.gridShape(metadata.shape());
+    if (coords.length != rank()) {
+      throw new CodecException("array '" + path + "': chunk " + Arrays.toString(coords) + " has the wrong rank (" + rank() + ")");
+    }
+    for (int i = 0; i < coords.length; i++) {
+      if (coords[i] < 0 || coords[i] >= gridShape[i]) {
+        throw new CodecException("array '" + path + "': chunk " + Arrays.toString(coords) + " is outside the grid " + Arrays.toString(gridShape));
+      }
+    }
+  }
+
+  private void checkRegion(Box region) {
+    if (region.rank() != rank() || !region.within(metadata.shape())) {
+      throw new CodecException("array '" + path + "': region " + region + " is outside the shape " + Arrays.toString(metadata.shape()));
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ZarrArray('" + path + "', " + Arrays.toString(metadata.shape()) + ", " + dataType.name() + ")";
+  }
+}

@@ -1,0 +1,52 @@
+package dev.zarrow;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.zarrow.store.Store;
+
+/** A node of a Zarr hierarchy: an array or a group. Nodes are cheap values over a store they do not own. */
+public sealed interface ZarrNode permits ZarrArray, ZarrGroup {
+
+  /** The store the node lives in (borrowed: the node never closes it). */
+  Store store();
+
+  /** The path from the root, without leading or trailing {@code /}; empty for the root. */
+  String path();
+
+  /** The last segment of the path; empty for the root. */
+  default String name() {
+    String p = path();
+    return p.substring(p.lastIndexOf('/') + 1);
+  }
+
+  /** The user attributes (a copy). */
+  ObjectNode attributes();
+
+  /** The options the node was opened with. */
+  ZarrOptions options();
+
+  /** The key of the {@code zarr.json} of the node at {@code path}. */
+  static String metadataKey(String path) {
+    return path.isEmpty() ? "zarr.json" : path + "/zarr.json";
+  }
+
+  /** {@code path} without leading and trailing slashes; {@code ""} and {@code "/"} are the root. */
+  static String normalize(String path) {
+    String p = path;
+    while (p.startsWith("/")) {
+      p = p.substring(1);
+    }
+    while (p.endsWith("/")) {
+      p = p.substring(0, p.length() - 1);
+    }
+    if (!p.isEmpty()) {
+      dev.zarrow.store.Keys.check(p);
+    }
+    return p;
+  }
+
+  /** {@code child} below {@code parent}. */
+  static String join(String parent, String child) {
+    String c = normalize(child);
+    return parent.isEmpty() ? c : c.isEmpty() ? parent : parent + "/" + c;
+  }
+}

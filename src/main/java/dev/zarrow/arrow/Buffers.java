@@ -1,0 +1,125 @@
+package dev.zarrow.arrow;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.ForeignAllocation;
+import org.apache.arrow.memory.util.MemoryUtil;
+
+/** Moving bytes between {@link ByteBuffer}s and Arrow memory, without copying where that is safe. */
+public final class Buffers {
+  private Buffers() {}
+
+  /**
+   * Arrow memory holding the remaining bytes of {@code bytes}; the caller owns the result and closes
+   * it. A direct, writable buffer is the caller's own memory (see {@link dev.zarrow.store.Store}) and is
+   * wrapped without a copy: the Arrow buffer keeps it reachable until released. A read-only or heap
+   * buffer is copied, because Arrow vectors are writable and must not alias shared memory.
+   */
+  public static ArrowBuf wrap(ByteBuffer bytes, BufferAllocator allocator) {
+    int length = bytes.remaining();
+    if (length == 0) {
+      return allocator.getEmpty();
+    }
+    if (bytes.isDirect() && !bytes.isReadOnly()) {
+      long address = MemoryUtil.getByteBufferAddress(bytes) + bytes.position();
+      return allocator.wrapForeignAllocation(new HeldBuffer(bytes, length, address));
+    }
+    return copy(bytes, allocator);
+  }
+
+  /** True when {@link #wrap} would not copy {@code bytes}. */
+  public static boolean wrapsWithoutCopy(ByteBuffer bytes) {
+    return bytes.remaining() == 0 || (bytes.isDirect() && !bytes.isReadOnly());
+  }
+
+  /** A copy of the remaining bytes of {@code bytes} in new Arrow memory owned by the caller. */
+  public static ArrowBuf copy(ByteBuffer bytes, BufferAllocator allocator) {
+    int length = bytes.remaining();
+    ArrowBuf out = allocator.buffer(length);
+    out.setBytes(0, bytes.duplicate());
+    return out;
+  }
+
+  /** A little-endian view of {@code length} bytes of {@code buf} from {@code offset}; valid while buf is. */
+  public static ByteBuffer view(ArrowBuf buf, long offset, long length) {
+    if (length == 0) {
+      return ByteBuffer.allocate(0);
+    }
+    return buf.nioBuffer(offset, Math.toIntExact(length)).order(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /** Writes {@code count} copies of {@code pattern} into {@code buf} from {@code offset}. */
+  public static void fill(ArrowBuf buf, long offset, long count, byte[] pattern) {
+    long total = count * pattern.length;
+    if (total == 0) {
+      return;
+    }
+    boolean zero = true;
+    for (byte b : pattern) {
+      zero &= b == 0;
+    }
+    if (zero) {
+      buf.setZero(offset, total);
+      return;
+    }
+    buf.setBytes(offset, pattern);
+    // Double the filled prefix until done: log(n) memcpy calls instead of n small writes.
+    long done = pattern.length;
+    while (done < total) {
+      long n = Math.min(done, total - done);
+      buf.setBytes(offset + done, buf, offset, n);
+      done += n;
+    }
+  }
+
+  /** True when the {@code count} elements of {@code pattern.length} bytes from {@code offset} all equal it. */
+  public static boolean allEqual(ArrowBuf buf, long offset, long count, byte[] pattern) {
+    int width = pattern.length;
+    long total = count * width;
+    if (total == 0) {
+      return true;
+    }
+    if (8 % width == 0) {
+      long word = 0;
+      for (int i = 0; i < 8; i++) {
+        word |= (pattern[i % width] & 0xffL) << (8 * i);
+      }
+      long i = 0;
+      for (; i + 8 <= total; i += 8) {
+        if (buf.getLong(offset + i) != word) {
+          return false;
+        }
+      }
+      for (; i < total; i++) {
+        if (buf.getByte(offset + i) != pattern[(int) (i % width)]) {
+          return false;
+        }
+      }
+      return true;
+    }
+    for (long i = 0; i < total; i++) {
+      if (buf.getByte(offset + i) != pattern[(int) (i % width)]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Keeps a direct buffer reachable for as long as Arrow uses its memory. */
+  private static final class HeldBuffer extends ForeignAllocation {
+    @SuppressWarnings("unused") // holds the memory; read by nothing
+    private ByteBuffer held;
+
+    HeldBuffer(ByteBuffer held, long size, long address) {
+      super(size, address);
+      this.held = held;
+    }
+
+    @Override
+    protected void release0() {
+      held = null;
+    }
+  }
+}

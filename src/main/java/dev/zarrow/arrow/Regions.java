@@ -1,0 +1,301 @@
+package dev.zarrow.arrow;
+
+import dev.zarrow.grid.Box;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.IntUnaryOperator;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * Copies of hyper-rectangular regions between flat C-order vectors. Fixed-width vectors (and fixed
+ * size lists of them, such as complex numbers) move whole runs along the last dimension with one
+ * memory copy each; every other type goes element by element in output order, which is what
+ * variable-width vectors need.
+ */
+public final class Regions {
+  private Regions() {}
+
+  /** A part of an output: {@code region} of {@code vector} (of {@code shape}) goes to {@code target}. */
+  public record Piece(FieldVector vector, long[] shape, Box region, long[] target) {}
+
+  /** True when elements of {@code vector} are fixed-size runs of one data buffer (memcpy-able). */
+  public static boolean isFixedWidth(FieldVector vector) {
+    return flatWidth(vector) > 0;
+  }
+
+  private static int flatWidth(FieldVector vector) {
+    if (vector instanceof BaseFixedWidthVector fixed && !(vector instanceof BitVector)) {
+      return fixed.getTypeWidth();
+    }
+    if (vector instanceof FixedSizeListVector list
+        && list.getDataVector() instanceof BaseFixedWidthVector child
+        && !(child instanceof BitVector)) {
+      return child.getTypeWidth() * list.getListSize();
+    }
+    return 0;
+  }
+
+  private static ArrowBuf flatData(FieldVector vector) {
+    return vector instanceof FixedSizeListVector list ? list.getDataVector().getDataBuffer() : vector.getDataBuffer();
+  }
+
+  /** The elements of {@code region} of {@code src} (of {@code shape}), in a new vector the caller owns. */
+  public static FieldVector extract(FieldVector src, long[] shape, Box region, BufferAllocator allocator) {
+    int count = Math.toIntExact(region.size());
+    FieldVector out = src.getField().createVector(allocator);
+    try {
+      int width = flatWidth(src);
+      if (width > 0 && src.getNullCount() == 0 && (!(src instanceof FixedSizeListVector l) || l.getDataVector().getNullCount() == 0)) {
+        allocateFlat(out, count);
+        copyInto(src, shape, region, out, region.shape(), new long[region.rank()]);
+      } else {
+        out.setInitialCapacity(count);
+        out.allocateNew();
+        int[] next = {0};
+        forEachRun(shape, region, region.shape(), new long[region.rank()], (from, to, n) -> {
+          for (int i = 0; i < n; i++) {
+            out.copyFromSafe((int) from + i, next[0]++, src);
+          }
+        });
+        out.setValueCount(count);
+      }
+      return out;
+    } catch (RuntimeException e) {
+      out.close();
+      throw e;
+    }
+  }
+
+  /** Sizes a fixed-width vector for {@code count} elements, all valid. */
+  private static void allocateFlat(FieldVector out, int count) {
+    out.setInitialCapacity(count);
+    out.allocateNew();
+    if (out instanceof FixedSizeListVector list) {
+      FieldVector child = (FieldVector) list.getDataVector();
+      int inner = count * list.getListSize();
+      setBits(child.getValidityBuffer(), 0, inner);
+      child.setValueCount(inner);
+    }
+    setBits(out.getValidityBuffer(), 0, count);
+    out.setValueCount(count);
+  }
+
+  /**
+   * Copies {@code region} of fixed-width {@code src} (of {@code srcShape}) into fixed-width {@code dst}
+   * (of {@code dstShape}, already sized) at {@code dstStart}, validity included. Both are borrowed.
+   */
+  public static void copyInto(
+      FieldVector src, long[] srcShape, Box region, FieldVector dst, long[] dstShape, long[] dstStart) {
+    int width = flatWidth(src);
+    if (width <= 0 || width != flatWidth(dst)) {
+      throw new IllegalArgumentException("copyInto needs fixed-width vectors of one type, got "
+          + src.getField().getType() + " and " + dst.getField().getType());
+    }
+    ArrowBuf from = flatData(src);
+    ArrowBuf to = flatData(dst);
+    boolean noNulls = src.getNullCount() == 0;
+    ArrowBuf srcValidity = src.getValidityBuffer();
+    ArrowBuf dstValidity = dst.getValidityBuffer();
+    forEachRun(srcShape, region, dstShape, dstStart, (f, t, n) -> {
+      to.setBytes(t * width, from, f * width, (long) n * width);
+      if (noNulls) {
+        setBits(dstValidity, t, n);
+      } else {
+        for (int i = 0; i < n; i++) {
+          BitVectorHelper.setValidityBit(dstValidity, (int) t + i, BitVectorHelper.get(srcValidity, (int) f + i));
+        }
+      }
+    });
+  }
+
+  /** Sets {@code n} bits of {@code bits} from bit {@code start}: whole bytes at once. */
+  public static void setBits(ArrowBuf bits, long start, long n) {
+    long i = start;
+    long end = start + n;
+    for (; i < end && (i & 7) != 0; i++) {
+      BitVectorHelper.setBit(bits, i);
+    }
+    long bytes = (end - i) >>> 3;
+    if (bytes > 0) {
+      bits.setOne(i >>> 3, bytes);
+      i += bytes << 3;
+    }
+    for (; i < end; i++) {
+      BitVectorHelper.setBit(bits, i);
+    }
+  }
+
+  /**
+   * A new vector of {@code shape} (owned by the caller) assembled from {@code pieces} that together cover
+   * it exactly. Pieces are borrowed. {@code field} gives the output type.
+   */
+  public static FieldVector assemble(Field field, long[] shape, List<Piece> pieces, BufferAllocator allocator) {
+    int count = Math.toIntExact(Box.of(shape).size());
+    FieldVector out = field.createVector(allocator);
+    try {
+      boolean flat = !pieces.isEmpty();
+      for (Piece p : pieces) {
+        flat &= flatWidth(p.vector) > 0 && flatWidth(p.vector) == flatWidth(out);
+      }
+      if (flat) {
+        allocateFlat(out, count);
+        for (Piece p : pieces) {
+          copyInto(p.vector, p.shape, p.region, out, shape, p.target);
+        }
+        return out;
+      }
+      // Variable-width vectors are written in index order: cut every piece into runs along the last
+      // dimension, sort the runs by their place in the output, and copy them in that order.
+      record Run(long to, FieldVector from, long fromIndex, int n) {}
+      List<Run> runs = new ArrayList<>();
+      for (Piece p : pieces) {
+        forEachRun(p.shape, p.region, shape, p.target, (f, t, n) -> runs.add(new Run(t, p.vector, f, n)));
+      }
+      runs.sort(Comparator.comparingLong(Run::to));
+      out.setInitialCapacity(count);
+      out.allocateNew();
+      long expected = 0;
+      for (Run r : runs) {
+        if (r.to != expected) {
+          throw new IllegalStateException("pieces do not tile the output at element " + expected);
+        }
+        for (int i = 0; i < r.n; i++) {
+          out.copyFromSafe((int) r.fromIndex + i, (int) r.to + i, r.from);
+        }
+        expected += r.n;
+      }
+      if (expected != count) {
+        throw new IllegalStateException("pieces cover " + expected + " of " + count + " elements");
+      }
+      out.setValueCount(count);
+      return out;
+    } catch (RuntimeException e) {
+      out.close();
+      throw e;
+    }
+  }
+
+  /**
+   * {@code base} (of {@code shape}) with {@code region} replaced by {@code data} (C order, region size).
+   * Fixed-width bases are changed in place and returned; otherwise a new vector is returned and
+   * {@code base} is left as it was. Either way the caller owns what comes back and still owns base.
+   */
+  public static FieldVector overlay(FieldVector base, long[] shape, Box region, FieldVector data, BufferAllocator allocator) {
+    if (isFixedWidth(base) && flatWidth(base) == flatWidth(data)) {
+      copyInto(data, region.shape(), Box.of(region.shape()), base, shape, region.start());
+      return base;
+    }
+    int count = Math.toIntExact(Box.of(shape).size());
+    FieldVector out = base.getField().createVector(allocator);
+    try {
+      out.setInitialCapacity(count);
+      out.allocateNew();
+      IntUnaryOperator inRegion = regionIndex(shape, region);
+      for (int i = 0; i < count; i++) {
+        int j = inRegion.applyAsInt(i);
+        if (j >= 0) {
+          out.copyFromSafe(j, i, data);
+        } else {
+          out.copyFromSafe(i, i, base);
+        }
+      }
+      out.setValueCount(count);
+      return out;
+    } catch (RuntimeException e) {
+      out.close();
+      throw e;
+    }
+  }
+
+  /** Maps a flat index of {@code shape} to its flat index within {@code region}, or -1 when outside. */
+  private static IntUnaryOperator regionIndex(long[] shape, Box region) {
+    int rank = shape.length;
+    return i -> {
+      long rest = i;
+      long inner = 0;
+      long stride = 1;
+      for (int d = rank - 1; d >= 0; d--) {
+        long c = rest % shape[d];
+        rest /= shape[d];
+        long rel = c - region.start(d);
+        if (rel < 0 || rel >= region.shape(d)) {
+          return -1;
+        }
+        inner += rel * stride;
+        stride *= region.shape(d);
+      }
+      return (int) inner;
+    };
+  }
+
+  /** Receives one run: {@code n} consecutive elements from flat index {@code from} to flat index {@code to}. */
+  @FunctionalInterface
+  public interface RunVisitor {
+    void run(long from, long to, int n);
+  }
+
+  /**
+   * Visits the runs (along the last dimension) of {@code region} of an array of {@code srcShape}, with
+   * their flat positions there and in an array of {@code dstShape} where the region starts at
+   * {@code dstStart}. Runs come in C order.
+   */
+  public static void forEachRun(long[] srcShape, Box region, long[] dstShape, long[] dstStart, RunVisitor visitor) {
+    int rank = srcShape.length;
+    if (region.size() == 0) {
+      return;
+    }
+    if (rank == 0) {
+      visitor.run(0, 0, 1);
+      return;
+    }
+    long[] srcStrides = strides(srcShape);
+    long[] dstStrides = strides(dstShape);
+    int n = Math.toIntExact(region.shape(rank - 1));
+    long[] index = new long[rank - 1];
+    while (true) {
+      long from = region.start(rank - 1) * srcStrides[rank - 1];
+      long to = dstStart[rank - 1] * dstStrides[rank - 1];
+      for (int d = 0; d < rank - 1; d++) {
+        from += (region.start(d) + index[d]) * srcStrides[d];
+        to += (dstStart[d] + index[d]) * dstStrides[d];
+      }
+      visitor.run(from, to, n);
+      int d = rank - 2;
+      while (d >= 0 && ++index[d] == region.shape(d)) {
+        index[d] = 0;
+        d--;
+      }
+      if (d < 0) {
+        return;
+      }
+    }
+  }
+
+  /** C-order strides (in elements) of {@code shape}. */
+  public static long[] strides(long[] shape) {
+    long[] out = new long[shape.length];
+    long s = 1;
+    for (int d = shape.length - 1; d >= 0; d--) {
+      out[d] = s;
+      s *= shape[d];
+    }
+    return out;
+  }
+
+  /** {@code shape} as longs. */
+  public static long[] toLong(int[] shape) {
+    long[] out = new long[shape.length];
+    for (int i = 0; i < shape.length; i++) {
+      out[i] = shape[i];
+    }
+    return out;
+  }
+}

@@ -1,0 +1,24 @@
+package dev.zarrow.codec;
+
+import java.nio.ByteBuffer;
+import java.util.OptionalLong;
+
+/** A codec from bytes to bytes: compression ({@code gzip}, {@code zstd}) or a checksum ({@code crc32c}). */
+public non-sealed interface BytesToBytesCodec extends Codec {
+
+  /** The encoding of {@code bytes} (borrowed) in new memory that does not alias the input. */
+  ByteBuffer encode(ByteBuffer bytes);
+
+  /**
+   * The decoding of {@code bytes}. {@code expectedSize} is the exact decoded size when known (else -1);
+   * nothing may decode to more than {@code maxSize} bytes: a decompression bomb is a
+   * {@link dev.zarrow.CorruptChunkException}, refused before its memory is allocated. The result may be
+   * a slice of the input (a checksum strips its suffix) and is direct and writable when fresh.
+   */
+  ByteBuffer decode(ByteBuffer bytes, long expectedSize, long maxSize);
+
+  /** The encoded size for a decoded size, when this codec's output size is fixed (crc32c adds 4). */
+  default OptionalLong encodedSize(long decodedSize) {
+    return OptionalLong.empty();
+  }
+}

@@ -1,0 +1,32 @@
+package dev.zarrow.dtype;
+
+import java.nio.ByteBuffer;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * A data type whose elements have a fixed size in the {@code bytes} layout, which is also (apart from
+ * {@code bool}, one byte in Zarr and one bit in Arrow) the layout of its Arrow data buffer.
+ */
+public interface FixedWidthType extends DataType {
+
+  @Override
+  int byteWidth();
+
+  /** Bytes per byte-swapped unit for big-endian storage: 1 when order does not apply. */
+  int swapUnit();
+
+  /**
+   * A vector of {@code count} elements over {@code data}, which holds their little-endian bytes. The
+   * vector shares {@code data} where the layouts agree (it takes its own reference); {@code data} stays
+   * the caller's to close. The caller owns the returned vector.
+   */
+  FieldVector fromBytes(ArrowBuf data, int count, BufferAllocator allocator);
+
+  /**
+   * The little-endian bytes of the elements of {@code vector} (borrowed): a view of its memory, valid
+   * while the vector is open and unchanged, or a new buffer where layouts differ. Nulls are refused.
+   */
+  ByteBuffer toBytes(FieldVector vector);
+}

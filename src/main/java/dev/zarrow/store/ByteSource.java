@@ -1,0 +1,112 @@
+package dev.zarrow.store;
+
+import dev.zarrow.CorruptChunkException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A value read lazily: its size is known, its bytes are fetched by range. The partial-read primitive
+ * (sharding reads the index, then only the inner chunks it needs); {@link #slice} gives a view of a
+ * sub-range (a nested shard) without reading it.
+ */
+public interface ByteSource {
+
+  /** The size in bytes. */
+  long size();
+
+  /** Reads {@code range}; a range outside the value is a {@link CorruptChunkException}. */
+  ByteBuffer read(ByteRange range);
+
+  /** The whole value. */
+  default ByteBuffer readAll() {
+    return read(ByteRange.of(0, size()));
+  }
+
+  /**
+   * Reads several ranges, in the given order. Implementations may coalesce adjacent or nearby ranges
+   * into fewer requests; the default reads them one by one.
+   */
+  default List<ByteBuffer> readAll(List<ByteRange> ranges) {
+    List<ByteBuffer> out = new ArrayList<>(ranges.size());
+    for (ByteRange range : ranges) {
+      out.add(read(range));
+    }
+    return out;
+  }
+
+  /** A view of {@code length} bytes from {@code offset}, read lazily from this source. */
+  default ByteSource slice(long offset, long length) {
+    ByteSource parent = this;
+    if (!ByteRange.of(offset, length).fits(size())) {
+      throw new CorruptChunkException(
+          "slice [" + offset + ", +" + length + ") outside a value of " + size() + " bytes");
+    }
+    return new ByteSource() {
+      @Override
+      public long size() {
+        return length;
+      }
+
+      @Override
+      public ByteBuffer read(ByteRange range) {
+        check(range, length);
+        return parent.read(ByteRange.of(offset + range.start(length), range.length(length)));
+      }
+    };
+  }
+
+  /** Bytes already in memory. */
+  static ByteSource of(ByteBuffer bytes) {
+    ByteBuffer all = bytes.slice().asReadOnlyBuffer();
+    return new ByteSource() {
+      @Override
+      public long size() {
+        return all.remaining();
+      }
+
+      @Override
+      public ByteBuffer read(ByteRange range) {
+        check(range, all.remaining());
+        return all.slice((int) range.start(all.remaining()), (int) range.length(all.remaining()));
+      }
+
+      @Override
+      public ByteBuffer readAll() {
+        return all.duplicate();
+      }
+    };
+  }
+
+  /** The value of {@code key} in {@code store}, of known {@code size}, read by range. */
+  static ByteSource of(Store store, String key, long size) {
+    return new ByteSource() {
+      @Override
+      public long size() {
+        return size;
+      }
+
+      @Override
+      public ByteBuffer read(ByteRange range) {
+        check(range, size);
+        return store
+            .get(key, ByteRange.of(range.start(size), range.length(size)))
+            .orElseThrow(() -> new CorruptChunkException("key " + key + " vanished while reading"));
+      }
+
+      @Override
+      public ByteBuffer readAll() {
+        return store
+            .get(key)
+            .orElseThrow(() -> new CorruptChunkException("key " + key + " vanished while reading"));
+      }
+    };
+  }
+
+  private static void check(ByteRange range, long size) {
+    if (!range.fits(size)) {
+      throw new CorruptChunkException(
+          "byte range " + range + " is outside a value of " + size + " bytes");
+    }
+  }
+}
