@@ -6,6 +6,7 @@ import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
+import dev.zarrow.CodecException;
 import dev.zarrow.CorruptChunkException;
 import dev.zarrow.MetadataException;
 import dev.zarrow.codec.BytesToBytesCodec;
@@ -24,6 +25,9 @@ import java.util.List;
  * <p>Spec: zarr-specs v3 codecs/zstd. Configuration: {@code {"level": int, "checksum": bool}}.
  */
 public final class ZstdCodec implements BytesToBytesCodec {
+  /** The most bytes one ByteBuffer can hold (with room for the one-past-the-limit probe). */
+  private static final long MAX_BUFFER = Integer.MAX_VALUE - 16;
+
   private final int level;
   private final boolean checksum;
 
@@ -51,9 +55,16 @@ public final class ZstdCodec implements BytesToBytesCodec {
 
   @Override
   public ByteBuffer decode(ByteBuffer bytes, long expectedSize, long maxSize) {
+    if (!bytes.hasRemaining()) {
+      throw new CorruptChunkException("codec zstd: no frame (0 bytes)");
+    }
+    long limit = Math.max(0, Math.min(maxSize, MAX_BUFFER));
     ByteBuffer src = direct(bytes);
     try (ZstdDecompressCtx ctx = new ZstdDecompressCtx()) {
       if (expectedSize >= 0) {
+        if (expectedSize > limit) {
+          throw new CodecException("codec zstd: cannot decode a chunk of " + expectedSize + " bytes, more than the limit of " + limit);
+        }
         return exact(ctx, src, expectedSize);
       }
       long declared = Zstd.getDirectByteBufferFrameContentSize(src, src.position(), src.remaining());
@@ -61,12 +72,12 @@ public final class ZstdCodec implements BytesToBytesCodec {
           declared >= 0
               && Zstd.findDirectByteBufferFrameCompressedSize(src, src.position(), src.remaining()) == src.remaining();
       if (oneFrame) {
-        if (declared > maxSize) {
-          throw new CorruptChunkException("codec zstd: frame declares " + declared + " bytes, more than the limit of " + maxSize);
+        if (declared > limit) {
+          throw new CorruptChunkException("codec zstd: frame declares " + declared + " bytes, more than the limit of " + limit);
         }
         return exact(ctx, src, declared);
       }
-      return streamed(ctx, src, maxSize);
+      return streamed(ctx, src, limit);
     } catch (ZstdException e) {
       throw new CorruptChunkException("codec zstd: " + e.getMessage(), e);
     }
@@ -81,21 +92,28 @@ public final class ZstdCodec implements BytesToBytesCodec {
     return dst;
   }
 
-  private static ByteBuffer streamed(ZstdDecompressCtx ctx, ByteBuffer input, long maxSize) {
+  /**
+   * Frames without a declared size (or several frames): decompress into a buffer that grows up to one
+   * byte past {@code limit}, so that a stream of exactly the limit is told from a longer one.
+   */
+  private static ByteBuffer streamed(ZstdDecompressCtx ctx, ByteBuffer input, long limit) {
     ByteBuffer src = input.duplicate();
-    ByteBuffer dst = ByteBuffer.allocateDirect((int) Math.min(maxSize, Math.max(4096, 4L * src.remaining())));
+    long cap = limit + 1;
+    ByteBuffer dst = ByteBuffer.allocateDirect((int) Math.min(cap, Math.max(4096, 4L * src.remaining())));
     while (true) {
-      int before = src.position() + dst.position();
-      boolean frameDone = ctx.decompressDirectByteBufferStream(dst, src);
-      if (frameDone && !src.hasRemaining()) {
+      int consumed = src.position();
+      int produced = dst.position();
+      boolean flushed = ctx.decompressDirectByteBufferStream(dst, src);
+      if (dst.position() > limit) {
+        throw new CorruptChunkException("codec zstd: decompresses to more than the limit of " + limit + " bytes");
+      }
+      if (flushed && !src.hasRemaining()) {
         return dst.flip();
       }
       if (!dst.hasRemaining()) {
-        if (dst.capacity() >= maxSize) {
-          throw new CorruptChunkException("codec zstd: decompresses to more than the limit of " + maxSize + " bytes");
-        }
-        dst = ByteBuffer.allocateDirect((int) Math.min(maxSize, 2L * dst.capacity())).put(dst.flip());
-      } else if (!src.hasRemaining() || src.position() + dst.position() == before) {
+        dst = ByteBuffer.allocateDirect((int) Math.min(cap, 2L * dst.capacity())).put(dst.flip());
+      } else if (!src.hasRemaining() || (src.position() == consumed && dst.position() == produced)) {
+        // Room to write and nothing left (or nothing taken) to read: the frame ends early.
         throw new CorruptChunkException("codec zstd: truncated frame");
       }
     }
