@@ -71,7 +71,7 @@ public final class FileSystemStore implements WritableStore {
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
-      throw failure("read", key, e);
+      return absent(path, "read", key, e);
     }
   }
 
@@ -88,8 +88,19 @@ public final class FileSystemStore implements WritableStore {
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
-      throw failure("read", key, e);
+      return absent(path, "read", key, e);
     }
+  }
+
+  /**
+   * A read that failed because no file is there (a directory, or a path through a file) finds no key;
+   * any other failure is the store's. Checked only after a failure, so reads cost no extra call.
+   */
+  private Optional<ByteBuffer> absent(Path path, String what, String key, IOException e) {
+    if (!Files.isRegularFile(path)) {
+      return Optional.empty();
+    }
+    throw failure(what, key, e);
   }
 
   private static ByteBuffer read(FileChannel channel, long start, long length, String key)
@@ -191,10 +202,15 @@ public final class FileSystemStore implements WritableStore {
     Path dir = target.getParent();
     Path tmp = null;
     try {
-      Files.createDirectories(dir);
-      if (!dir.toRealPath().startsWith(realRoot)) {
-        throw new StoreException("refusing to write key " + key + ": its directory leaves the root of " + describe());
+      // Check where the directory would be made before making it: a link out of the root must not
+      // get even an empty directory created at its far end.
+      Path existing = dir;
+      while (!Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
+        existing = existing.getParent();
       }
+      checkInsideRoot(existing, key);
+      Files.createDirectories(dir);
+      checkInsideRoot(dir, key);
       if (Files.isSymbolicLink(target)) {
         throw new StoreException("refusing to write key " + key + ": it is a symbolic link in " + describe());
       }
@@ -221,6 +237,12 @@ public final class FileSystemStore implements WritableStore {
     }
   }
 
+  private void checkInsideRoot(Path dir, String key) throws IOException {
+    if (!dir.toRealPath().startsWith(realRoot)) {
+      throw new StoreException("refusing to write key " + key + ": its directory leaves the root of " + describe());
+    }
+  }
+
   @Override
   public java.util.concurrent.locks.Lock lock(String key) {
     return locks.lock(key);
@@ -228,10 +250,14 @@ public final class FileSystemStore implements WritableStore {
 
   @Override
   public void delete(String key) {
+    Path path = path(key);
     try {
-      Files.deleteIfExists(path(key));
+      Files.deleteIfExists(path);
     } catch (IOException e) {
-      throw failure("delete", key, e);
+      if (Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
+        throw failure("delete", key, e);
+      }
+      // a directory or a path through a file: no such key
     }
   }
 

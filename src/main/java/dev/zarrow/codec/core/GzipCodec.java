@@ -2,6 +2,7 @@ package dev.zarrow.codec.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.zarrow.CodecException;
 import dev.zarrow.CorruptChunkException;
 import dev.zarrow.MetadataException;
 import dev.zarrow.codec.BytesToBytesCodec;
@@ -22,6 +23,9 @@ import java.util.zip.GZIPOutputStream;
  * <p>Spec: zarr-specs v3 codecs/gzip. Configuration: {@code {"level": 0..9}}.
  */
 public final class GzipCodec implements BytesToBytesCodec {
+  /** The most bytes one ByteBuffer can hold. */
+  private static final long MAX_BUFFER = Integer.MAX_VALUE - 16;
+
   private final int level;
 
   public GzipCodec(int level) {
@@ -56,17 +60,24 @@ public final class GzipCodec implements BytesToBytesCodec {
 
   @Override
   public ByteBuffer decode(ByteBuffer bytes, long expectedSize, long maxSize) {
-    long cap = expectedSize >= 0 ? expectedSize : maxSize;
-    try (InputStream in = new GZIPInputStream(new ByteBufferInput(bytes.duplicate()), 1 << 16)) {
+    long limit = Math.max(0, Math.min(maxSize, MAX_BUFFER));
+    if (expectedSize > limit) {
+      throw new CodecException("codec gzip: cannot decode a chunk of " + expectedSize + " bytes, more than the limit of " + limit);
+    }
+    long cap = expectedSize >= 0 ? expectedSize : limit;
+    // Small chunks get small buffers: the JDK's default of 64 KiB each dominates their cost.
+    int step = (int) Math.max(512, Math.min(1 << 16, Math.max(cap + 1, bytes.remaining())));
+    try (InputStream in = new GZIPInputStream(new ByteBufferInput(bytes.duplicate()), step)) {
       int initial = (int) Math.min(cap, expectedSize >= 0 ? expectedSize : Math.max(1024, 4L * bytes.remaining()));
       ByteBuffer out = ByteBuffer.allocateDirect(Math.max(initial, 1));
-      byte[] chunk = new byte[1 << 16];
+      byte[] chunk = new byte[step];
       long total = 0;
       int n;
       while ((n = in.read(chunk)) > 0) {
         total += n;
         if (total > cap) {
-          throw new CorruptChunkException("codec gzip: decompresses to more than the " + cap + " bytes expected");
+          throw new CorruptChunkException("codec gzip: decompresses to more than the " + cap + " bytes "
+              + (expectedSize >= 0 ? "expected" : "allowed"));
         }
         if (out.remaining() < n) {
           long grown = Math.min(cap, Math.max(2L * out.capacity(), total));
