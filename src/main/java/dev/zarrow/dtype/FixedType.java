@@ -303,7 +303,9 @@ public final class FixedType implements FixedWidthType {
     BigInteger value;
     if (json.isIntegralNumber()) {
       value = json.bigIntegerValue();
-    } else if (json.isFloatingPointNumber() && json.decimalValue().stripTrailingZeros().scale() <= 0) {
+    } else if (json.isFloatingPointNumber()
+        && Double.isFinite(json.doubleValue()) // 1e400 reads as infinity, which has no decimal value
+        && json.decimalValue().stripTrailingZeros().scale() <= 0) {
       value = json.decimalValue().toBigIntegerExact(); // 1.0 is 1: some writers print integers that way
     } else {
       throw bad(json, "an integer");
