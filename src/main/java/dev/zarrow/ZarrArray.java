@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.concurrent.locks.Lock;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * A Zarr v3 array: its metadata interpreted (data type, grid, key encoding, codecs bound to the chunk
@@ -355,11 +356,31 @@ public final class ZarrArray implements ZarrNode {
   }
 
   private void checkType(FieldVector data) {
-    var want = dataType.field(name()).getType();
-    var got = data.getField().getType();
-    if (!want.equals(got)) {
-      throw new CodecException("array '" + path + "' of data type " + dataType.name() + " holds Arrow " + want + ", not " + got);
+    Field want = dataType.field(name());
+    Field got = data.getField();
+    if (!sameTypes(want, got)) {
+      throw new CodecException("array '" + path + "' of data type " + dataType.name() + " holds Arrow " + describe(want)
+          + ", not " + describe(got));
     }
+  }
+
+  /** Types compared all the way down (complex64 and complex128 are both FixedSizeList(2) at the top). */
+  private static boolean sameTypes(Field a, Field b) {
+    if (!a.getType().equals(b.getType()) || a.getChildren().size() != b.getChildren().size()) {
+      return false;
+    }
+    for (int i = 0; i < a.getChildren().size(); i++) {
+      if (!sameTypes(a.getChildren().get(i), b.getChildren().get(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String describe(Field field) {
+    return field.getChildren().isEmpty()
+        ? field.getType().toString()
+        : field.getType() + field.getChildren().stream().map(ZarrArray::describe).toList().toString();
   }
 
   /**

@@ -217,6 +217,10 @@ public final class FixedType implements FixedWidthType {
     }
     if (kind == Kind.COMPLEX) {
       FixedSizeListVector list = (FixedSizeListVector) vector;
+      ArrowType parts = list.getDataVector().getField().getType();
+      if (!parts.equals(floatType(width / 2))) {
+        throw new CodecException("data type " + name + " needs parts of Arrow " + floatType(width / 2) + ", got " + parts);
+      }
       if (list.getDataVector().getNullCount() > 0) {
         throw new CodecException("data type " + name + " cannot store null parts");
       }
