@@ -55,9 +55,10 @@ class ArrayRegionsTest {
       new Layout(new long[] {23}, new int[] {5}),
       new Layout(new long[] {7, 11}, new int[] {3, 4}),
       new Layout(new long[] {5, 6, 7}, new int[] {2, 3, 4}),
+      new Layout(new long[] {7, 2, 5}, new int[] {2, 2, 5}), // whole rows: chunks are contiguous in whole reads
       new Layout(new long[] {}, new int[] {}));
 
-  static final List<String> CHAINS = List.of("bytes", "big+zstd", "transpose+gzip+crc32c", "crc32c");
+  static final List<String> CHAINS = List.of("bytes", "big+zstd", "transpose+gzip+crc32c", "crc32c", "zstd");
 
   static Stream<Arguments> cases() {
     List<Arguments> out = new ArrayList<>();
@@ -84,6 +85,7 @@ class ArrayRegionsTest {
       case "transpose+gzip+crc32c" -> List.of(NamedConfig.of("transpose", order), NamedConfig.of("bytes", little),
           ArraySpec.gzip(1), ArraySpec.crc32c());
       case "crc32c" -> List.of(NamedConfig.of("bytes", little), ArraySpec.crc32c());
+      case "zstd" -> List.of(NamedConfig.of("bytes", little), ArraySpec.zstd(1));
       default -> throw new IllegalArgumentException(chain);
     };
   }

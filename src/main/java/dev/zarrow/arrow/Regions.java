@@ -1,6 +1,7 @@
 package dev.zarrow.arrow;
 
 import dev.zarrow.grid.Box;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -31,7 +32,11 @@ public final class Regions {
     return flatWidth(vector) > 0;
   }
 
-  private static int flatWidth(FieldVector vector) {
+  /**
+   * Bytes per element of a fixed-width vector whose elements are consecutive runs of one data buffer
+   * (fixed-width vectors other than bits, and fixed size lists of them), or 0 for other vectors.
+   */
+  public static int flatWidth(FieldVector vector) {
     if (vector instanceof BaseFixedWidthVector fixed && !(vector instanceof BitVector)) {
       return fixed.getTypeWidth();
     }
@@ -45,6 +50,51 @@ public final class Regions {
 
   private static ArrowBuf flatData(FieldVector vector) {
     return vector instanceof FixedSizeListVector list ? list.getDataVector().getDataBuffer() : vector.getDataBuffer();
+  }
+
+  /**
+   * A little-endian view of the bytes of {@code count} elements from element {@code first} of a
+   * fixed-width vector (see {@link #flatWidth}), to write them in place. Valid while the vector is.
+   */
+  public static ByteBuffer view(FieldVector flat, long first, int count) {
+    int width = flatWidth(flat);
+    if (width <= 0) {
+      throw new IllegalArgumentException("not a fixed-width vector: " + flat.getField().getType());
+    }
+    return Buffers.view(flatData(flat), first * width, (long) count * width);
+  }
+
+  /**
+   * True when a region of {@code regionShape} is one run of consecutive flat indexes in an array of
+   * {@code arrayShape}, wherever it starts: leading dimensions of extent 1, then at most one partial
+   * dimension, then whole ones.
+   */
+  public static boolean isContiguous(long[] regionShape, long[] arrayShape) {
+    int k = 0;
+    while (k < regionShape.length && regionShape[k] == 1) {
+      k++;
+    }
+    for (int d = k + 1; d < regionShape.length; d++) {
+      if (regionShape[d] != arrayShape[d]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Sets every element of {@code region} of fixed-width {@code out} (of {@code shape}) to {@code pattern}, valid. */
+  public static void fill(FieldVector out, long[] shape, Box region, byte[] pattern) {
+    int width = flatWidth(out);
+    if (width <= 0 || width != pattern.length) {
+      throw new IllegalArgumentException("fill needs a fixed-width vector of " + pattern.length + "-byte elements, got "
+          + out.getField().getType());
+    }
+    ArrowBuf data = flatData(out);
+    ArrowBuf validity = out.getValidityBuffer();
+    forEachRun(shape, region, shape, region.start(), (from, to, n) -> {
+      Buffers.fill(data, to * width, n, pattern);
+      setBits(validity, to, n);
+    });
   }
 
   /** The elements of {@code region} of {@code src} (of {@code shape}), in a new vector the caller owns. */

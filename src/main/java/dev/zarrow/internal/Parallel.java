@@ -24,11 +24,17 @@ public final class Parallel {
       return out;
     }
     List<CompletableFuture<R>> futures = new ArrayList<>(items.size());
+    Throwable failure = null;
     for (T item : items) {
-      futures.add(CompletableFuture.supplyAsync(() -> task.apply(item), executor));
+      try {
+        futures.add(CompletableFuture.supplyAsync(() -> task.apply(item), executor));
+      } catch (RuntimeException e) {
+        // The executor refused (shut down, saturated): wait for what was submitted, then clean up.
+        failure = e;
+        break;
+      }
     }
     List<R> out = new ArrayList<>(items.size());
-    Throwable failure = null;
     for (CompletableFuture<R> f : futures) {
       try {
         out.add(f.join());

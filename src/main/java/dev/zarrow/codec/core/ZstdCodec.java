@@ -83,6 +83,28 @@ public final class ZstdCodec implements BytesToBytesCodec {
     }
   }
 
+  /** Decompresses straight into the target (Arrow memory on the read path): no buffer of its own, no copy. */
+  @Override
+  public void decodeInto(ByteBuffer bytes, ByteBuffer target) {
+    if (!target.isDirect() || target.isReadOnly()) {
+      BytesToBytesCodec.super.decodeInto(bytes, target);
+      return;
+    }
+    if (!bytes.hasRemaining()) {
+      throw new CorruptChunkException("codec zstd: no frame (0 bytes)");
+    }
+    ByteBuffer src = direct(bytes);
+    int size = target.remaining();
+    try (ZstdDecompressCtx ctx = new ZstdDecompressCtx()) {
+      int n = ctx.decompressDirectByteBuffer(target, target.position(), size, src, src.position(), src.remaining());
+      if (n != size) {
+        throw new CorruptChunkException("codec zstd: decompressed to " + n + " bytes, expected " + size);
+      }
+    } catch (ZstdException e) {
+      throw new CorruptChunkException("codec zstd: " + e.getMessage(), e);
+    }
+  }
+
   private static ByteBuffer exact(ZstdDecompressCtx ctx, ByteBuffer src, long size) {
     ByteBuffer dst = ByteBuffer.allocateDirect(Math.toIntExact(size));
     int n = ctx.decompressDirectByteBuffer(dst, 0, dst.capacity(), src, src.position(), src.remaining());
