@@ -48,7 +48,8 @@ public final class Regions {
     return 0;
   }
 
-  private static ArrowBuf flatData(FieldVector vector) {
+  /** The one data buffer that holds the elements of a fixed-width vector (see {@link #flatWidth}). */
+  public static ArrowBuf flatData(FieldVector vector) {
     return vector instanceof FixedSizeListVector list ? list.getDataVector().getDataBuffer() : vector.getDataBuffer();
   }
 
@@ -124,8 +125,8 @@ public final class Regions {
     }
   }
 
-  /** Sizes a fixed-width vector for {@code count} elements, all valid. */
-  private static void allocateFlat(FieldVector out, int count) {
+  /** Sizes a new fixed-width vector (see {@link #flatWidth}) for {@code count} elements, all valid. */
+  public static void allocateFlat(FieldVector out, int count) {
     out.setInitialCapacity(count);
     out.allocateNew();
     if (out instanceof FixedSizeListVector list) {
@@ -235,12 +236,21 @@ public final class Regions {
 
   /**
    * {@code base} (of {@code shape}) with {@code region} replaced by {@code data} (C order, region size).
-   * Fixed-width bases are changed in place and returned; otherwise a new vector is returned and
+   * Fixed-width bases (bits included) are changed in place and returned; otherwise a new vector is returned and
    * {@code base} is left as it was. Either way the caller owns what comes back and still owns base.
    */
   public static FieldVector overlay(FieldVector base, long[] shape, Box region, FieldVector data, BufferAllocator allocator) {
     if (isFixedWidth(base) && flatWidth(base) == flatWidth(data)) {
       copyInto(data, region.shape(), Box.of(region.shape()), base, shape, region.start());
+      return base;
+    }
+    if (base instanceof BitVector bits && data instanceof BitVector) {
+      // Bits are fixed-width too: overwrite the region in place, run by run.
+      forEachRun(region.shape(), Box.of(region.shape()), shape, region.start(), (from, to, n) -> {
+        for (int i = 0; i < n; i++) {
+          bits.copyFrom((int) from + i, (int) to + i, data);
+        }
+      });
       return base;
     }
     int count = Math.toIntExact(Box.of(shape).size());
