@@ -53,6 +53,17 @@ public interface ByteSource {
         check(range, length);
         return parent.read(ByteRange.of(offset + range.start(length), range.length(length)));
       }
+
+      // Passed on whole, so that the parent can coalesce the ranges of a nested shard with each other.
+      @Override
+      public List<ByteBuffer> readAll(List<ByteRange> ranges) {
+        List<ByteRange> shifted = new ArrayList<>(ranges.size());
+        for (ByteRange range : ranges) {
+          check(range, length);
+          shifted.add(ByteRange.of(offset + range.start(length), range.length(length)));
+        }
+        return parent.readAll(shifted);
+      }
     };
   }
 
@@ -99,6 +110,14 @@ public interface ByteSource {
         return store
             .get(key)
             .orElseThrow(() -> new CorruptChunkException("key " + key + " vanished while reading"));
+      }
+
+      @Override
+      public List<ByteBuffer> readAll(List<ByteRange> ranges) {
+        for (ByteRange range : ranges) {
+          check(range, size);
+        }
+        return Coalescing.readAll(ranges, size, this::read);
       }
     };
   }

@@ -37,7 +37,8 @@ public final class FileSystemStore implements WritableStore {
 
   private final Path root;
   private final Path realRoot;
-  private final KeyLocks locks = new KeyLocks();
+  // One set for every instance: two stores opened on one directory in one process still take turns.
+  private static final KeyLocks LOCKS = new KeyLocks();
 
   private FileSystemStore(Path root) {
     this.root = root.toAbsolutePath().normalize();
@@ -223,7 +224,7 @@ public final class FileSystemStore implements WritableStore {
 
   @Override
   public java.util.concurrent.locks.Lock lock(String key) {
-    return locks.lock(key);
+    return LOCKS.lock(realRoot + "/" + Keys.check(key));
   }
 
   @Override
