@@ -153,13 +153,15 @@ public final class ShardingCodec implements ArrayToBytesCodec {
   }
 
   @Override
-  public FieldVector decodeRegion(ByteSource source, ChunkSpec spec, Box region, BufferAllocator allocator) {
+  public FieldVector decodeRegion(ByteSource shard, ChunkSpec spec, Box region, BufferAllocator allocator) {
     ShardLayout l = layout(spec);
     List<ShardLayout.Part> parts = l.parts(region);
     DataType type = spec.dataType();
     if (parts.isEmpty()) {
       return type.filled(allocator, 0, spec.fillValue());
     }
+    // The whole shard is wanted: one request for everything instead of the index, then the chunks.
+    ByteSource source = region.covers(spec.shape()) && !(shard instanceof BufferSource) ? new BufferSource(shard.readAll()) : shard;
     try (BufferAllocator temp = allocator.newChildAllocator("sharding_indexed decode", 0, Long.MAX_VALUE)) {
       ShardIndex index = ShardIndex.read(source, l, temp);
       if (parts.size() == 1) {
