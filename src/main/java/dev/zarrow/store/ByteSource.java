@@ -25,7 +25,9 @@ public interface ByteSource {
 
   /**
    * Reads several ranges, in the given order. Implementations may coalesce adjacent or nearby ranges
-   * into fewer requests; the default reads them one by one.
+   * into fewer requests; the default reads them one by one. A store's source fetches ranges that touch,
+   * overlap or lie at most 64 KiB apart with one request, and a {@link #slice} passes its ranges on to
+   * its parent together, so the ranges of a nested shard coalesce too.
    */
   default List<ByteBuffer> readAll(List<ByteRange> ranges) {
     List<ByteBuffer> out = new ArrayList<>(ranges.size());

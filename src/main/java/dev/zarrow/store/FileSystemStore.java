@@ -30,7 +30,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * to a temporary file in the target directory that is then atomically renamed over the key, so a
  * crash (even {@code kill -9}) leaves the old value or the new one, never a torn one. Temporary files
  * are named {@code .*.zarrow-tmp} and never listed. Writes refuse to follow a symbolic link out of the
- * root.
+ * root. {@link #lock} is shared by every instance opened on one directory in this process, so partial
+ * writes through different instances still take turns.
  */
 public final class FileSystemStore implements WritableStore {
   private static final String TMP_SUFFIX = ".zarrow-tmp";

@@ -94,21 +94,24 @@ final class ShardIndex {
       if (isEmpty(i)) {
         continue;
       }
-      String entry = "shard index entry of " + layout.name(i) + " (offset " + Long.toUnsignedString(offset)
-          + ", nbytes " + Long.toUnsignedString(nbytes) + ")";
       if (offset == EMPTY || nbytes == EMPTY) {
-        throw new CorruptChunkException(entry + ": only one field is the empty marker 2^64-1");
+        throw bad(layout, i, "only one field is the empty marker 2^64-1");
       }
       if (nbytes < 0 || nbytes > size) {
-        throw new CorruptChunkException(entry + ": nbytes exceeds the shard's " + size + " bytes");
+        throw bad(layout, i, "nbytes exceeds the shard's " + size + " bytes");
       }
       if (offset < 0 || offset > size - nbytes) {
-        throw new CorruptChunkException(entry + ": reaches past the end of the shard of " + size + " bytes");
+        throw bad(layout, i, "reaches past the end of the shard of " + size + " bytes");
       }
       if (nbytes > 0 && offset < indexEnd && offset + nbytes > indexStart) {
-        throw new CorruptChunkException(entry + ": overlaps the index at bytes [" + indexStart + ", " + indexEnd + ")");
+        throw bad(layout, i, "overlaps the index at bytes [" + indexStart + ", " + indexEnd + ")");
       }
     }
+  }
+
+  private CorruptChunkException bad(ShardLayout layout, int i, String why) {
+    return new CorruptChunkException("shard index entry of " + layout.name(i) + " (offset "
+        + Long.toUnsignedString(offset(i)) + ", nbytes " + Long.toUnsignedString(nbytes(i)) + "): " + why);
   }
 
   /** Encodes the index with the index codecs into {@code out} at {@code position}. */

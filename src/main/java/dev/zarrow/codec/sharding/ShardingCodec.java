@@ -311,8 +311,11 @@ public final class ShardingCodec implements ArrayToBytesCodec {
     if (p.inChunk().covers(l.innerShape)) {
       return encodeWhole(l, values);
     }
-    Optional<ByteSource> previous =
-        index.isEmpty(p.index()) ? Optional.empty() : Optional.of(old.slice(index.offset(p.index()), index.nbytes(p.index())));
+    // Read-only, so that decoding does not wrap (and overlaying then change) bytes that another index
+    // entry may share.
+    Optional<ByteSource> previous = index.isEmpty(p.index())
+        ? Optional.empty()
+        : Optional.of(ByteSource.of(old.read(ByteRange.of(index.offset(p.index()), index.nbytes(p.index())))));
     return l.inner.encodeRegion(previous, p.inChunk(), values, temp).orElse(null);
   }
 

@@ -187,6 +187,28 @@ class ShardingArrayTest {
   }
 
   @Test
+  void aPartialWriteLeavesBytesSharedByAnotherEntryAlone(BufferAllocator allocator) {
+    // Another writer stored inner chunks 0 and 1 once, both entries naming the same bytes. Files read
+    // into the caller's own memory, which decoding wraps: overlaying in place there would change chunk 1.
+    FileSystemStore store = FileSystemStore.open(dir.resolve("shared"));
+    ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.INT32, 8).chunks(8)
+        .codecs(List.of(ShardingCodec.metadata(new int[] {4}, List.of(BYTES), ShardingCodec.defaultIndexCodecs(), IndexLocation.END))));
+    ByteBuffer chunk = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putInt(5).putInt(6).putInt(7).putInt(8);
+    store.set("a/c/0", ByteBuffer.wrap(new HandShard(2, true, true).chunk(0, chunk.array()).entry(1, 0, 16).build()));
+    try (IntVector data = ints(allocator, -1)) {
+      array.write(1, data);
+    }
+    try (NdVector all = array.read(allocator)) {
+      IntVector v = (IntVector) all.vector();
+      int[] got = new int[8];
+      for (int i = 0; i < 8; i++) {
+        got[i] = v.get(i);
+      }
+      assertArrayEquals(new int[] {5, -1, 7, 8, 5, 6, 7, 8}, got);
+    }
+  }
+
+  @Test
   void boolAndFloatShardsRoundTrip(BufferAllocator allocator) {
     MemoryStore store = new MemoryStore();
     Random random = Seeds.random("bool and float shards");

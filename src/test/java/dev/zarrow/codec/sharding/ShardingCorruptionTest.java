@@ -182,7 +182,7 @@ class ShardingCorruptionTest {
       array.write(0, data);
     }
     byte[] original = ShardingArrayTest.bytes(valid.get("a/c/0").orElseThrow());
-    for (int round = 0; round < 300; round++) {
+    for (int round = 0; round < 150; round++) {
       byte[] bad = original.clone();
       switch (random.nextInt(3)) {
         case 0 -> bad[random.nextInt(bad.length)] ^= (byte) (1 << random.nextInt(8));
