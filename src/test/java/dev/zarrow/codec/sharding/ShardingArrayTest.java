@@ -209,6 +209,33 @@ class ShardingArrayTest {
   }
 
   @Test
+  void innerChunksRunOnTheArraysExecutorEvenWhenItIsOneBusyThread(BufferAllocator allocator) {
+    // Shards are decoded on the pool's only thread, and their inner chunks are offered to the same pool:
+    // submit-and-join would wait forever for work queued behind itself.
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(1);
+    try {
+      ZarrOptions options = ZarrOptions.defaults().withExecutor(pool);
+      MemoryStore store = new MemoryStore();
+      ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.INT32, 64).chunks(16)
+          .codecs(List.of(ShardingCodec.metadata(new int[] {4}, List.of(BYTES, ArraySpec.zstd(0)), ShardingCodec.defaultIndexCodecs(), IndexLocation.END))),
+          options);
+      int[] values = java.util.stream.IntStream.range(0, 64).map(i -> i * 3 + 1).toArray();
+      org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30), () -> {
+        try (IntVector data = ints(allocator, values)) {
+          array.write(0, data);
+        }
+        try (NdVector all = array.read(allocator)) {
+          for (int i = 0; i < 64; i++) {
+            assertEquals(values[i], ((IntVector) all.vector()).get(i));
+          }
+        }
+      });
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void boolAndFloatShardsRoundTrip(BufferAllocator allocator) {
     MemoryStore store = new MemoryStore();
     Random random = Seeds.random("bool and float shards");
