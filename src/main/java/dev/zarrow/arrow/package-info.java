@@ -4,7 +4,8 @@
  * memory, chunk vector allocation and region copy, and the Arrow readers and writers of arrays and
  * group tables.
  *
- * <p>Depends on Arrow Java, Jackson and the {@code dev.zarrow} exceptions; the Zarr metadata, codec
- * and store packages build on it, not the other way round.
+ * <p>The field JSON depends only on Arrow Java's {@code types.pojo}, Jackson and the {@code
+ * dev.zarrow} exceptions, so that metadata parsing never needs vectors or an allocator. Nothing
+ * here depends on {@code dev.zarrow.cli}.
  */
 package dev.zarrow.arrow;
