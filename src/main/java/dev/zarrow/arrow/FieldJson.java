@@ -461,7 +461,13 @@ public final class FieldJson {
     DictionaryEncoding dictionary = field.getDictionary();
     if (dictionary != null) {
       ObjectNode encoding = node.putObject("dictionary");
-      encoding.put("id", dictionary.getId());
+      long id = dictionary.getId();
+      // The node kind Jackson's parser gives this number, so written and read trees are equal.
+      if (id == (int) id) {
+        encoding.put("id", (int) id);
+      } else {
+        encoding.put("id", id);
+      }
       encoding.set("indexType", dictionary.getIndexType().accept(TYPE_WRITER));
       encoding.put("isOrdered", dictionary.isOrdered());
     }
