@@ -12,12 +12,18 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.util.DictionaryUtility;
 import org.junit.jupiter.api.Assumptions;
 
 /** Where the Arrow JSON-integration files used by the tests live, and how to read them. */
@@ -119,6 +125,20 @@ final class ArrowJsonFiles {
     try (RootAllocator allocator = new RootAllocator()) {
       body.run(allocator);
       assertEquals(0, allocator.getAllocatedMemory(), "memory left allocated");
+    }
+  }
+
+  /** Arrow Java's JsonFileReader hands out fields in memory form (dictionary index types). */
+  static List<Field> memoryFormat(List<Field> fields, BufferAllocator allocator) {
+    Map<Long, Dictionary> dictionaries = new HashMap<>();
+    try {
+      List<Field> converted = new ArrayList<>();
+      for (Field field : fields) {
+        converted.add(DictionaryUtility.toMemoryFormat(field, allocator, dictionaries));
+      }
+      return converted;
+    } finally {
+      dictionaries.values().forEach(d -> d.getVector().close());
     }
   }
 }
