@@ -60,9 +60,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * JsonFileWriter} writes: enum values in any case ({@code "Sparse"}), an explicit {@code null} for
  * an absent optional key, and these defaults of the Arrow format: {@code children} absent means
  * none, decimal {@code bitWidth} absent means 128, dictionary {@code indexType} absent means a
- * signed 32-bit int and {@code isOrdered} absent means false. Anything else is refused rather than
- * dropped: unknown keys, duplicate metadata keys (Arrow Java keeps metadata in a map), children that
- * do not fit the type, fields nested deeper than {@link #MAX_DEPTH}. So {@code write(parse(x))}
+ * signed 32-bit int and {@code isOrdered} absent means false. Anything else is refused rather
+ * than dropped: unknown keys, duplicate metadata keys (Arrow Java keeps metadata in a map),
+ * children that do not fit the type, fields nested deeper than {@link #MAX_DEPTH}. So {@code write(parse(x))}
  * equals {@code x} text for text whenever {@code x} is canonical, and otherwise differs only by
  * those normalisations (and by dropping an empty {@code "metadata": []}).
  *

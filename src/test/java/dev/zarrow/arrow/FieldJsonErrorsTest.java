@@ -30,7 +30,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Malformed field JSON: the right exception, the JSON pointer first in its message, nothing else. */
+/** Malformed field JSON: the right exception, the JSON pointer first in its message, no other. */
 class FieldJsonErrorsTest {
   private static final String INT32 = "{'name':'int','isSigned':true,'bitWidth':32}";
   private static final String UTF8 = "{'name':'utf8'}";
@@ -210,8 +210,9 @@ class FieldJsonErrorsTest {
 
   @Test
   void unsupportedTypeNamesWhatIsSupported() {
-    UnsupportedExtensionException e = assertThrows(
-        UnsupportedExtensionException.class, () -> FieldJson.parse(json(field("a", "{'name':'x'}"))));
+    JsonNode unknown = json(field("a", "{'name':'x'}"));
+    UnsupportedExtensionException e =
+        assertThrows(UnsupportedExtensionException.class, () -> FieldJson.parse(unknown));
     assertTrue(e.getMessage().contains("'x'"), e.getMessage());
     assertTrue(e.getMessage().contains("supported: null, bool, int"), e.getMessage());
   }

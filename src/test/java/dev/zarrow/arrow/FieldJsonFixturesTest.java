@@ -64,7 +64,8 @@ class FieldJsonFixturesTest {
   Stream<DynamicTest> arrowJavaReadsEachFixtureBackToTheVectorsBuilt() {
     return FixtureGenerator.FIXTURES.keySet().stream()
         .map(name -> DynamicTest.dynamicTest(name, () -> withAllocator(allocator -> {
-          try (FixtureGenerator.Content built = FixtureGenerator.FIXTURES.get(name).apply(allocator);
+          try (FixtureGenerator.Content built =
+                  FixtureGenerator.FIXTURES.get(name).apply(allocator);
               JsonFileReader reader = new JsonFileReader(fixture(name).toFile(), allocator)) {
             Schema read = reader.start();
             assertEquals(built.schema, read);
