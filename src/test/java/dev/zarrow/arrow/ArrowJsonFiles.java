@@ -120,7 +120,10 @@ final class ArrowJsonFiles {
     void run(BufferAllocator allocator) throws Exception;
   }
 
-  /** Runs {@code body} with a fresh allocator and fails if it leaves any memory allocated. */
+  /**
+   * Runs {@code body} with a fresh allocator and fails if it leaves any memory allocated: a check
+   * per dynamic test, where {@code AllocatorExtension} checks once per test factory.
+   */
   static void withAllocator(AllocatorBody body) throws Exception {
     try (RootAllocator allocator = new RootAllocator()) {
       body.run(allocator);

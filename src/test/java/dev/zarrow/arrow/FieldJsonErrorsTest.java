@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.MetadataException;
 import dev.zarrow.UnsupportedExtensionException;
 import dev.zarrow.ZarrException;
+import dev.zarrow.testing.Seeds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
@@ -253,13 +254,11 @@ class FieldJsonErrorsTest {
   /**
    * Random damage to real field JSON: parse either refuses it with a ZarrException or accepts it,
    * and then what it accepted writes and reads back to an equal field. Any other exception (a
-   * NullPointerException, ClassCastException, ...) fails with the seed to replay it.
+   * NullPointerException, ClassCastException, ...) fails; the printed seed replays it.
    */
   @Test
   void damagedFieldsFailOnlyWithZarrExceptions() throws IOException {
-    long seed = Long.getLong("zarrow.seed", System.nanoTime());
-    System.out.println("FieldJsonErrorsTest seed: -Dzarrow.seed=" + seed);
-    Random random = new Random(seed);
+    Random random = Seeds.random("FieldJson damaged fields");
     List<JsonNode> corpus = new ArrayList<>();
     for (Path fixture : ArrowJsonFiles.fixtureFiles()) {
       for (JsonNode field : ArrowJsonFiles.read(fixture).get("schema").get("fields")) {
@@ -280,7 +279,7 @@ class FieldJsonErrorsTest {
       } catch (ZarrException expected) {
         // refused, as it may be
       } catch (RuntimeException | StackOverflowError e) {
-        fail("seed " + seed + ", input " + damaged + ": " + e, e);
+        fail("replay with the [seed] printed above; input " + damaged + ": " + e, e);
       }
     }
     System.out.println("FieldJsonErrorsTest: " + accepted + " of 20000 damaged fields accepted");

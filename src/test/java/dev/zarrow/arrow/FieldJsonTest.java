@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.zarrow.UnsupportedExtensionException;
+import dev.zarrow.testing.AllocatorExtension;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -34,6 +35,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -215,21 +217,20 @@ class FieldJsonTest {
   }
 
   @Test
-  void fieldsFromJsonBuildArrowVectors() throws Exception {
+  @ExtendWith(AllocatorExtension.class)
+  void fieldsFromJsonBuildArrowVectors(BufferAllocator allocator) {
     JsonNode schema = json("{'fields':["
         + "{'name':'m','type':{'name':'map','keysSorted':false},'nullable':true,'children':["
         + "{'name':'entries','type':{'name':'struct'},'nullable':false,'children':["
         + "{'name':'key','type':{'name':'utf8'},'nullable':false,'children':[]},"
         + "{'name':'value','type':{'name':'floatingpoint','precision':'DOUBLE'},"
         + "'nullable':true,'children':[],'metadata':[{'key':'u','value':'K'}]}]}]}]}");
-    withAllocator(allocator -> {
-      for (Field field : FieldJson.parseSchema(schema).getFields()) {
-        try (FieldVector vector = field.createVector(allocator)) {
-          assertEquals(field, vector.getField());
-          assertEquals(text(FieldJson.write(field)), text(FieldJson.write(vector.getField())));
-        }
+    for (Field field : FieldJson.parseSchema(schema).getFields()) {
+      try (FieldVector vector = field.createVector(allocator)) {
+        assertEquals(field, vector.getField());
+        assertEquals(text(FieldJson.write(field)), text(FieldJson.write(vector.getField())));
       }
-    });
+    }
   }
 
   @Test
