@@ -62,9 +62,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * none, decimal {@code bitWidth} absent means 128, dictionary {@code indexType} absent means a
  * signed 32-bit int and {@code isOrdered} absent means false. Anything else is refused rather
  * than dropped: unknown keys, duplicate metadata keys (Arrow Java keeps metadata in a map),
- * children that do not fit the type, fields nested deeper than {@link #MAX_DEPTH}. So {@code write(parse(x))}
- * equals {@code x} text for text whenever {@code x} is canonical, and otherwise differs only by
- * those normalisations (and by dropping an empty {@code "metadata": []}).
+ * children that do not fit the type, fields nested deeper than {@link #MAX_DEPTH}. So {@code
+ * write(parse(x))} equals {@code x} text for text whenever {@code x} is canonical, and otherwise
+ * differs only by those normalisations (and by dropping an empty {@code "metadata": []}).
  *
  * <p>Extension types stay what the integration format makes them: a storage-typed field whose
  * metadata holds {@code ARROW:extension:name} and {@code ARROW:extension:metadata}. {@link
