@@ -78,7 +78,8 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Known zarrita 0.7.5 limits (src/test/node/README.md) that these tests do not lean on: it reads
  * {@code crc32c} without verifying (so zarrow's checksums are checked here with the JDK's CRC32C), it
  * cannot read {@code bool} with {@code bytes} endian {@code big}, it reads hex float fill values as
- * integers, and its 64-bit fill values pass through a JS double (exact only within 2^53).
+ * integers, its 64-bit fill values pass through a JS double (exact only within 2^53), and it cannot
+ * read arrays with a zero-length dimension (not even its own).
  */
 @ExtendWith(AllocatorExtension.class)
 class ZarritaInteropTest {
@@ -361,6 +362,8 @@ class ZarritaInteropTest {
         .codecs(List.of(transpose(1, 0), bytes("little"), ArraySpec.gzip(9), ArraySpec.crc32c()))));
     f.writeChunks(f.array("shapes/d2_write_chunk", spec(FixedType.INT64, 5, 7).chunks(2, 3)
         .codecs(List.of(bytes("big"), ArraySpec.zstd(3)))));
+    f.writeAll(f.array("shapes/chunk_larger_than_array", spec(FixedType.INT16, 3, 2).chunks(10, 10)
+        .codecs(List.of(bytes("big"), ArraySpec.gzip(6)))));
     ObjectNode arrayAttrs = NODES.objectNode().put("units", "m").put("scale", 0.5);
     arrayAttrs.putObject("nested").putArray("x").add("ü").add(-1);
     f.writeAll(f.array("shapes/dimension_names", spec(FixedType.FLOAT64, 3, 4).chunks(2, 4)
