@@ -107,16 +107,22 @@ public class ShardingBench {
   }
 
   @Benchmark
+  @Warmup(iterations = 1, time = 1)
+  @Measurement(iterations = 5, time = 1)
   public float fullReadSharded() {
     return read(sharded, 0, SIZE, allocator);
   }
 
   @Benchmark
+  @Warmup(iterations = 1, time = 1)
+  @Measurement(iterations = 5, time = 1)
   public float fullReadChunks64k() {
     return read(chunks64k, 0, SIZE, allocator);
   }
 
   @Benchmark
+  @Warmup(iterations = 1, time = 1)
+  @Measurement(iterations = 5, time = 1)
   public float fullReadChunks4m() {
     return read(chunks4m, 0, SIZE, allocator);
   }

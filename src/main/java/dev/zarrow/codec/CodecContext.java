@@ -5,7 +5,10 @@ import dev.zarrow.metadata.NamedConfig;
 import java.util.List;
 import java.util.concurrent.Executor;
 
-/** What a codec factory may use: the options in force, and the registry to make nested codecs. */
+/**
+ * What a codec factory may use: the options in force, the registry to make nested codecs, and an
+ * executor for work within one chunk.
+ */
 public interface CodecContext {
 
   CodecOptions options();
