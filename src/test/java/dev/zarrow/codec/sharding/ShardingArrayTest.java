@@ -236,6 +236,35 @@ class ShardingArrayTest {
   }
 
   @Test
+  void codecsAroundTheShardingCodec(BufferAllocator allocator) {
+    // transpose before sharding (the shards are transposed, then cut) and crc32c of the whole shard after.
+    MemoryStore store = new MemoryStore();
+    NamedConfig transpose = NamedConfig.of("transpose", JsonNodeFactory.instance.objectNode().set("order",
+        JsonNodeFactory.instance.arrayNode().add(1).add(0)));
+    ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.INT32, 6, 8).chunks(6, 4).codecs(List.of(
+        transpose,
+        ShardingCodec.metadata(new int[] {2, 3}, List.of(BYTES, ArraySpec.zstd(0)), ShardingCodec.defaultIndexCodecs(), IndexLocation.END),
+        CRC)));
+    int[] values = java.util.stream.IntStream.range(0, 48).map(i -> 7 * i - 100).toArray();
+    try (IntVector data = ints(allocator, values)) {
+      array.write(new long[] {0, 0}, new NdVector(data, new long[] {6, 8}));
+    }
+    try (IntVector one = ints(allocator, 12345)) {
+      array.write(new long[] {4, 5}, new NdVector(one, new long[] {1, 1}));
+    }
+    values[4 * 8 + 5] = 12345;
+    try (NdVector got = Zarr.openArray(store, "a").read(new Box(new long[] {1, 2}, new long[] {5, 5}), allocator)) {
+      IntVector v = (IntVector) got.vector();
+      int k = 0;
+      for (int i = 1; i < 6; i++) {
+        for (int j = 2; j < 7; j++) {
+          assertEquals(values[i * 8 + j], v.get(k++), "element " + i + "," + j);
+        }
+      }
+    }
+  }
+
+  @Test
   void boolAndFloatShardsRoundTrip(BufferAllocator allocator) {
     MemoryStore store = new MemoryStore();
     Random random = Seeds.random("bool and float shards");
