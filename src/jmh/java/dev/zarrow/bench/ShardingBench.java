@@ -39,6 +39,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>The arrays are written once into {@code -Dzarrow.bench.dir} (default
  * {@code target/sharding-bench}) and reused by later forks and runs; delete it to rewrite them.
+ *
+ * <p>{@link #main} runs the same operations outside JMH and reports the process CPU time per operation
+ * next to the wall time: on a machine shared with other work the wall time says more about the
+ * neighbours than about zarrow, the CPU time does not.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -144,5 +148,41 @@ public class ShardingBench {
   public float oneChunk64k() {
     next = (next + 37) % (SIZE / INNER);
     return read(chunks64k, (long) next * INNER, INNER, allocator);
+  }
+
+  /** Process CPU time and wall time per operation, {@code args[0]} rounds (default 2). */
+  public static void main(String[] args) throws Exception {
+    var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    ShardingBench b = new ShardingBench();
+    b.setUp();
+    try {
+      java.util.Map<String, java.util.function.Supplier<Float>> ops = new java.util.LinkedHashMap<>();
+      ops.put("fullReadSharded", b::fullReadSharded);
+      ops.put("fullReadChunks64k", b::fullReadChunks64k);
+      ops.put("fullReadChunks4m", b::fullReadChunks4m);
+      ops.put("wholeShard", b::wholeShard);
+      ops.put("innerChunkOfShard", b::innerChunkOfShard);
+      ops.put("oneChunk64k", b::oneChunk64k);
+      int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 2;
+      for (int round = 1; round <= rounds; round++) {
+        System.out.println("round " + round + " (process CPU time and wall time per operation)");
+        for (var op : ops.entrySet()) {
+          int n = op.getKey().startsWith("full") ? 4 : op.getKey().equals("wholeShard") ? 32 : 1000;
+          for (int i = 0; i < Math.max(1, n / 4); i++) {
+            op.getValue().get();
+          }
+          System.gc();
+          long cpu = os.getProcessCpuTime();
+          long wall = System.nanoTime();
+          for (int i = 0; i < n; i++) {
+            op.getValue().get();
+          }
+          System.out.printf("  %-18s cpu %9.3f ms   wall %9.3f ms%n", op.getKey(),
+              (os.getProcessCpuTime() - cpu) / 1e6 / n, (System.nanoTime() - wall) / 1e6 / n);
+        }
+      }
+    } finally {
+      b.tearDown();
+    }
   }
 }
