@@ -34,6 +34,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "zarrow",
     mixinStandardHelpOptions = true,
+    scope = ScopeType.INHERIT, // every subcommand gets --help (and --version)
     versionProvider = Main.Version.class,
     description = "Zarr v3 arrays and groups as Apache Arrow. STORE is a directory.",
     subcommands = {
