@@ -9,7 +9,6 @@ import dev.zarrow.ZarrException;
 import dev.zarrow.ZarrGroup;
 import dev.zarrow.ZarrNode;
 import dev.zarrow.ZarrOptions;
-import dev.zarrow.internal.Parallel;
 import dev.zarrow.store.Store;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -17,10 +16,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -144,24 +143,28 @@ final class CheckCommand extends ZarrowCommand {
       ignored.addAll(keys.ignored());
       List<Problem> found = new ArrayList<>();
       // Each task decodes one chunk and frees it at once: memory stays at a chunk per thread.
-      Parallel.forEach(keys.chunks(), chunk -> {
-        try {
-          Optional<ByteBuffer> stored = store.get(chunk.key());
-          if (stored.isEmpty()) {
-            return; // deleted while we looked: nothing to verify
-          }
-          bytes.addAndGet(stored.get().remaining());
-          try (FieldVector ignoredVector = array.pipeline().decode(stored.get(), allocator)) {
-            chunks.incrementAndGet();
-          }
-        } catch (ZarrException e) {
-          chunks.incrementAndGet();
-          synchronized (found) {
-            found.add(new Problem(chunk.key(), Main.oneLine(e.getMessage())));
-          }
-        }
-      }, options.executor());
+      List<CompletableFuture<Void>> tasks = new ArrayList<>();
+      for (StoredKeys.Chunk chunk : keys.chunks()) {
+        tasks.add(CompletableFuture.runAsync(() -> verify(array, chunk, found, allocator), options.executor()));
+      }
+      CompletableFuture.allOf(tasks.toArray(CompletableFuture[]::new)).join(); // a bug (not a ZarrException) ends the check
       problems.addAll(found);
+    }
+
+    private void verify(ZarrArray array, StoredKeys.Chunk chunk, List<Problem> found, BufferAllocator allocator) {
+      try {
+        Optional<ByteBuffer> stored = store.get(chunk.key());
+        if (stored.isEmpty()) {
+          return; // deleted while we looked: nothing to verify
+        }
+        bytes.addAndGet(stored.get().remaining());
+        chunks.incrementAndGet();
+        array.pipeline().decode(stored.get(), allocator).close();
+      } catch (ZarrException e) {
+        synchronized (found) {
+          found.add(new Problem(chunk.key(), Main.oneLine(e.getMessage())));
+        }
+      }
     }
 
     void problem(String key, ZarrException e) {

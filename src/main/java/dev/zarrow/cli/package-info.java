@@ -4,8 +4,7 @@
  * listed in {@code Main}'s {@code subcommands}, where {@code import} and {@code export} join them. Every
  * failure goes through {@code Main}'s one mapping to exit codes 0/1/2/3.
  *
- * <p>Uses zarrow's public API only (stores, nodes, arrays, metadata, registry; {@code
- * dev.zarrow.internal.Parallel} to check chunks in parallel) and picocli; nothing else depends on this
- * package.
+ * <p>Uses zarrow's public API only (stores, nodes, arrays, metadata, registry) and picocli; nothing
+ * else depends on this package.
  */
 package dev.zarrow.cli;
