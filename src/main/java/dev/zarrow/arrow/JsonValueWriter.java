@@ -229,8 +229,11 @@ public final class JsonValueWriter {
         writeRange(list.getDataVector(), list.getElementStartIndex(i), list.getElementEndIndex(i));
       }
       case LISTVIEW -> {
+        // Offsets and sizes straight from the buffers: Arrow Java 18's getElementEndIndex returns the size.
         ListViewVector list = (ListViewVector) vector;
-        writeRange(list.getDataVector(), list.getElementStartIndex(i), list.getElementEndIndex(i));
+        long start = list.getOffsetBuffer().getInt((long) i * ListViewVector.OFFSET_WIDTH);
+        long size = list.getSizeBuffer().getInt((long) i * ListViewVector.SIZE_WIDTH);
+        writeRange(list.getDataVector(), start, start + size);
       }
       case LARGELISTVIEW -> {
         LargeListViewVector list = (LargeListViewVector) vector;

@@ -37,7 +37,9 @@ import org.apache.arrow.vector.ViewVarCharVector;
 import org.apache.arrow.vector.complex.DenseUnionVector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.complex.LargeListVector;
+import org.apache.arrow.vector.complex.LargeListViewVector;
 import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.ListViewVector;
 import org.apache.arrow.vector.complex.MapVector;
 import org.apache.arrow.vector.complex.RunEndEncodedVector;
 import org.apache.arrow.vector.complex.StructVector;
@@ -226,6 +228,46 @@ class JsonValueWriterTest {
       fixed.setNotNull(1);
       fixed.setValueCount(2);
       assertEquals("[[1,2],[null,4]]", json(fixed));
+    }
+  }
+
+  @Test
+  void listViewsMayShareAndReorderTheirValues(BufferAllocator allocator) {
+    try (ListViewVector view = ListViewVector.empty("v", allocator); LargeListViewVector large = LargeListViewVector.empty("lv", allocator)) {
+      view.addOrGetVector(FieldType.nullable(MinorType.INT.getType()));
+      view.allocateNew();
+      IntVector items = (IntVector) view.getDataVector();
+      for (int i = 0; i < 4; i++) {
+        items.setSafe(i, 10 + i);
+      }
+      items.setValueCount(4);
+      // [12, 13], [10, 11, 12], null, []
+      view.setOffset(0, 2);
+      view.setSize(0, 2);
+      view.setValidity(0, 1);
+      view.setOffset(1, 0);
+      view.setSize(1, 3);
+      view.setValidity(1, 1);
+      view.setValidity(2, 0);
+      view.setOffset(3, 1);
+      view.setSize(3, 0);
+      view.setValidity(3, 1);
+      view.setValueCount(4);
+      assertEquals("[[12,13],[10,11,12],null,[]]", json(view));
+
+      large.addOrGetVector(FieldType.nullable(MinorType.VARCHAR.getType()));
+      large.allocateNew();
+      VarCharVector texts = (VarCharVector) large.getDataVector();
+      texts.setSafe(0, utf8("a"));
+      texts.setSafe(1, utf8("b"));
+      texts.setValueCount(2);
+      large.setOffset(0, 1);
+      large.setSize(0, 1);
+      large.setOffset(1, 0);
+      large.setSize(1, 2);
+      large.getValidityBuffer().setByte(0, 0b11);
+      large.setValueCount(2);
+      assertEquals("[[\"b\"],[\"a\",\"b\"]]", json(large));
     }
   }
 
