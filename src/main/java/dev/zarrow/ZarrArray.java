@@ -65,7 +65,7 @@ public final class ZarrArray implements ZarrNode {
       this.grid = ChunkGrid.parse(metadata.chunkGrid(), metadata.rank());
       this.keyEncoding = ChunkKeyEncoding.parse(metadata.chunkKeyEncoding());
       this.fillValue = parseFill(dataType, metadata);
-      var context = options.registry().context(options.codecs());
+      var context = options.registry().context(options.codecs(), options.executor());
       this.pipeline =
           CodecPipeline.of(
               context.codecs(metadata.codecs()),
