@@ -11,7 +11,7 @@ import dev.zarrow.dtype.FixedWidthType;
 import dev.zarrow.grid.Box;
 import dev.zarrow.grid.ChunkGrid;
 import dev.zarrow.grid.ChunkKeyEncoding;
-import dev.zarrow.internal.Parallel;
+import dev.zarrow.internal.WorkSharing;
 import dev.zarrow.metadata.ArrayMetadata;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
@@ -216,14 +216,14 @@ public final class ZarrArray implements ZarrNode {
       try {
         // Each chunk's task writes exactly its part of the output (decoded, or the fill value when the
         // chunk is missing): the parts tile the region, so the output needs no filling beforehand.
-        Parallel.forEach(touched, coords -> readInto(coords, region, out, outShape, allocator), options.executor());
+        WorkSharing.forEach(touched, coords -> readInto(coords, region, out, outShape, allocator), options.executor());
         return new NdVector(out, outShape);
       } catch (RuntimeException e) {
         out.close();
         throw e;
       }
     }
-    List<FieldVector> pieces = Parallel.map(touched, coords -> {
+    List<FieldVector> pieces = WorkSharing.map(touched, coords -> {
       Box inChunk = grid.chunkBox(coords).intersect(region).relativeTo(grid.chunkBox(coords).start());
       return decodeRegion(coords, inChunk, allocator);
     }, options.executor());
@@ -327,7 +327,7 @@ public final class ZarrArray implements ZarrNode {
     grid.chunksOf(region).forEach(touched::add);
     Box array = Box.of(metadata.shape());
     BufferAllocator allocator = data.getAllocator();
-    Parallel.forEach(touched, coords -> {
+    WorkSharing.forEach(touched, coords -> {
       Box chunk = grid.chunkBox(coords);
       Box part = chunk.intersect(region);
       Box inChunk = part.relativeTo(chunk.start());

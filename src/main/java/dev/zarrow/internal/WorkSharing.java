@@ -15,7 +15,7 @@ import java.util.function.Function;
  * pool that also decodes its inner chunks). The caller works through the items itself while helper
  * tasks on the executor join in; an item is taken only by a thread that is running, so the caller never
  * waits for a task still queued behind it. That is what makes nesting deadlock-free on any executor,
- * bounded or not, where {@link Parallel#map}'s submit-then-join could starve a full pool.
+ * bounded or not, where submitting every item and then joining could starve a full pool.
  */
 public final class WorkSharing {
   private static final int HELPERS = Math.max(0, Runtime.getRuntime().availableProcessors() - 1);
