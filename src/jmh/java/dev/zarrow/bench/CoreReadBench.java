@@ -141,6 +141,54 @@ public class CoreReadBench {
     mb.add(BYTES);
   }
 
+  /**
+   * Outside JMH: {@code args[0]} rounds (default 5) of baseline, zarrow on 1 thread and on 2, each
+   * op's process CPU time and wall time, best of the rounds. On a machine shared with other work the
+   * CPU time of one thread says what the wall time cannot; the 2-thread wall time needs idle cores.
+   */
+  public static void main(String[] args) throws Exception {
+    var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+    CoreReadBench bench = new CoreReadBench();
+    Data data = new Data();
+    data.write();
+    Reader one = new Reader();
+    one.threads = 1;
+    one.open(data);
+    Reader two = new Reader();
+    two.threads = 2;
+    two.open(data);
+    BenchSupport.Throughput mb = new BenchSupport.Throughput();
+    Blackhole bh = new Blackhole("Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
+    String[] names = {"baseline", "zarrow threads=1", "zarrow threads=2"};
+    long[] cpu = {Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE};
+    long[] wall = {Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE};
+    try {
+      for (int round = 0; round < rounds; round++) {
+        for (int op = 0; op < 3; op++) {
+          long c = os.getProcessCpuTime();
+          long w = System.nanoTime();
+          switch (op) {
+            case 0 -> bench.baseline(data, mb, bh);
+            case 1 -> bench.zarrow(data, one, mb, bh);
+            default -> bench.zarrow(data, two, mb, bh);
+          }
+          cpu[op] = Math.min(cpu[op], os.getProcessCpuTime() - c);
+          wall[op] = Math.min(wall[op], System.nanoTime() - w);
+        }
+      }
+      for (int op = 0; op < 3; op++) {
+        System.out.printf("%-18s cpu %7.1f ms (%6.0f MB/s, %.2fx baseline)   wall %7.1f ms (%6.0f MB/s, %.2fx baseline)%n",
+            names[op], cpu[op] / 1e6, BYTES / (cpu[op] / 1e3), cpu[op] / (double) cpu[0],
+            wall[op] / 1e6, BYTES / (wall[op] / 1e3), wall[op] / (double) wall[0]);
+      }
+    } finally {
+      one.close();
+      two.close();
+      data.delete();
+    }
+  }
+
   /** The same files read and decompressed by hand: one reused input buffer, one output buffer for the array. */
   @Benchmark
   public void baseline(Data data, BenchSupport.Throughput mb, Blackhole bh) throws IOException {
