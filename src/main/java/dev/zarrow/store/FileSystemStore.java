@@ -162,6 +162,15 @@ public final class FileSystemStore implements WritableStore {
               }
               return FileVisitResult.CONTINUE;
             }
+
+            // A value deleted, or a temporary file renamed, while the walk passes by: not listed.
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+              if (e instanceof NoSuchFileException) {
+                return FileVisitResult.CONTINUE;
+              }
+              throw e;
+            }
           });
     } catch (IOException e) {
       throw failure("list", prefix, e);

@@ -291,6 +291,40 @@ public abstract class StoreContract {
   }
 
   @Test
+  void listsWhileOthersWrite() throws Exception {
+    // Temporary values appear and vanish (and keys are deleted) while a listing walks the directories.
+    AtomicBoolean done = new AtomicBoolean();
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      Future<?> writer = pool.submit(() -> {
+        for (int i = 0; i < 400; i++) {
+          store.set("w/c/" + (i % 20) + "/" + (i % 7), bytes("v" + i));
+          if (i % 3 == 0) {
+            store.delete("w/c/" + (i % 20) + "/" + ((i + 1) % 7));
+          }
+        }
+        done.set(true);
+        return null;
+      });
+      Future<Integer> lister = pool.submit(() -> {
+        int lists = 0;
+        while (!done.get()) {
+          for (String key : store.list("w/")) {
+            assertTrue(key.matches("w/c/\\d+/\\d"), key);
+          }
+          store.listDir("w/c/");
+          lists++;
+        }
+        return lists;
+      });
+      writer.get();
+      assertTrue(lister.get() > 0);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void locksAreSharedPerKey() {
     var a = store.lock("x/c/0");
     assertTrue(a == store.lock("x/c/0"), "one lock per key");
