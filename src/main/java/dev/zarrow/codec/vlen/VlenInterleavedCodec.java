@@ -44,6 +44,8 @@ public final class VlenInterleavedCodec implements ArrayToBytesCodec {
   public static final String ANY = "zarrs.vlen_v2";
   private static final String ANY_URL = "https://codec.zarrs.dev/array_to_bytes/vlen_v2";
 
+  private static final int SLACK = 32;
+
   private final NamedConfig metadata;
   private final CodecOptions options;
 
@@ -138,8 +140,10 @@ public final class VlenInterleavedCodec implements ArrayToBytesCodec {
       throw type.tooLarge(dataLength);
     }
     boolean wide = type.offsetWidth() == 8;
+    long sourceEnd = base + length;
+    // SLACK spare bytes after the data let short items move as whole 16-byte words (see below).
     try (ArrowBuf offsets = allocator.buffer((long) (n + 1) * type.offsetWidth());
-        ArrowBuf data = dataLength == 0 ? allocator.getEmpty() : allocator.buffer(dataLength)) {
+        ArrowBuf data = allocator.buffer(dataLength + SLACK)) {
       long offsetsAt = offsets.memoryAddress();
       long dataAt = data.memoryAddress();
       long pos = base + 4;
@@ -156,9 +160,21 @@ public final class VlenInterleavedCodec implements ArrayToBytesCodec {
           throw corrupt("item " + i + " (at byte " + (pos - base) + ") claims " + itemLength + " bytes, but only "
               + (dataLength - out) + " remain for it" + (i + 1 < n ? " after the lengths of the " + (n - i - 1) + " items after it" : ""));
         }
-        MemoryUtil.copyMemory(pos + 4, dataAt + out, itemLength);
+        long from = pos + 4;
+        long to = dataAt + out;
+        if (itemLength <= SLACK && from + SLACK <= sourceEnd) {
+          // Short items move as four words, without a branch on their length (random lengths would
+          // mispredict) and without a copy call. The words may read bytes of the next items (still inside
+          // the chunk) and write past this item, into bytes the next items overwrite or into the slack.
+          MemoryUtil.putLong(to, MemoryUtil.getLong(from));
+          MemoryUtil.putLong(to + 8, MemoryUtil.getLong(from + 8));
+          MemoryUtil.putLong(to + 16, MemoryUtil.getLong(from + 16));
+          MemoryUtil.putLong(to + 24, MemoryUtil.getLong(from + 24));
+        } else {
+          MemoryUtil.copyMemory(from, to, itemLength);
+        }
         out += itemLength;
-        pos += 4 + itemLength;
+        pos = from + itemLength;
         if (wide) {
           MemoryUtil.putLong(offsetsAt + 8L * (i + 1), out);
         } else {
