@@ -253,9 +253,10 @@ public final class VarLenType implements DataType {
       throw new CodecException("a " + name + " vector of " + count + " elements has only " + offsets.capacity() + " bytes of offsets");
     }
     Parts parts = new Parts(offsets, vector.getDataBuffer(), count, offsetWidth());
-    if (count > 0 && (parts.first() < 0 || parts.last() < parts.first() || parts.last() > parts.data().capacity())) {
-      throw new CodecException("a " + name + " vector's offsets [" + parts.first() + ", " + parts.last()
-          + "] do not fit its " + parts.data().capacity() + " data bytes");
+    // Encoders read by address: a vector built from inconsistent buffers must not send them astray.
+    String problem = count == 0 ? null : offsetsProblem(offsets.memoryAddress(), count, parts.data().capacity());
+    if (problem != null) {
+      throw new CodecException("a malformed " + name + " vector: " + problem);
     }
     return parts;
   }
@@ -286,6 +287,14 @@ public final class VarLenType implements DataType {
 
   /** Checks {@code count + 1} offsets at {@code address} against {@code dataLength} bytes of data. */
   private void checkOffsets(long address, int count, long dataLength) {
+    String problem = offsetsProblem(address, count, dataLength);
+    if (problem != null) {
+      throw new CorruptChunkException(name + ": " + problem);
+    }
+  }
+
+  /** What is wrong with {@code count + 1} offsets at {@code address} over {@code dataLength} bytes, or null. */
+  private String offsetsProblem(long address, int count, long dataLength) {
     long first = offsetAt(address, 0);
     long last = offsetAt(address, count);
     // One pass without branches: any negative offset or decrease turns the sign bit of bad on.
@@ -309,21 +318,20 @@ public final class VarLenType implements DataType {
     }
     if (bad < 0) {
       if (first < 0) {
-        throw new CorruptChunkException(name + ": the first offset is negative (" + first + ")");
+        return "the first offset is negative (" + first + ")";
       }
       for (int i = 1; i <= count; i++) {
         long prev = offsetAt(address, i - 1);
         long cur = offsetAt(address, i);
         if (cur < prev) {
-          throw new CorruptChunkException(name + ": offsets decrease at element " + (i - 1) + " (offset " + (i - 1) + " is "
-              + prev + ", offset " + i + " is " + cur + ")");
+          return "offsets decrease at element " + (i - 1) + " (offset " + (i - 1) + " is " + prev + ", offset " + i + " is " + cur + ")";
         }
       }
     }
     if (last > dataLength) {
-      throw new CorruptChunkException(name + ": the last offset (" + last + ") is past the end of the " + dataLength
-          + " bytes of data");
+      return "the last offset (" + last + ") is past the end of the " + dataLength + " bytes of data";
     }
+    return null;
   }
 
   private long offsetAt(long address, int i) {

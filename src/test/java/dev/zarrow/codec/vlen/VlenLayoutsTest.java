@@ -248,6 +248,22 @@ class VlenLayoutsTest {
   }
 
   @Test
+  void refusesMalformedVectorsInsteadOfReadingAstray(BufferAllocator allocator) {
+    for (String codecs : List.of(VlenTesting.ZEP7, VlenTesting.VLEN_UTF8, VlenTesting.zarrsVlen("uint32", "start"))) {
+      try (org.apache.arrow.memory.ArrowBuf offsets = allocator.buffer(12);
+          org.apache.arrow.memory.ArrowBuf data = allocator.buffer(4);
+          VarCharVector v = new VarCharVector("x", VarLenType.STRING.field("x").getFieldType(), allocator)) {
+        offsets.setInt(0, 0);
+        offsets.setInt(4, 1 << 30); // far past the data
+        offsets.setInt(8, 2);
+        v.loadFieldBuffers(new org.apache.arrow.vector.ipc.message.ArrowFieldNode(2, 0), List.of(allocator.getEmpty(), offsets, data));
+        CodecException e = assertThrows(CodecException.class, () -> pipeline(codecs, VarLenType.STRING, 2).encode(v));
+        assertTrue(e.getMessage().contains("malformed"), e.getMessage());
+      }
+    }
+  }
+
+  @Test
   void codecsRefuseTypesTheyDoNotSerialize() {
     assertThrows(CodecException.class, () -> pipeline(VlenTesting.VLEN_UTF8, VarLenType.BYTES, 2));
     assertThrows(CodecException.class, () -> pipeline(VlenTesting.VLEN_BYTES, VarLenType.LARGE_STRING, 2));
