@@ -42,6 +42,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,8 +76,35 @@ class VlenArrayTest {
   @ParameterizedTest
   @MethodSource("layouts")
   void regionsAcrossChunksMatchAReference(VarLenType type, String codecs, BufferAllocator allocator) {
+    regionsMatchAReference(type, codecs, new int[] {3, 4}, allocator);
+  }
+
+  /** Inner layouts of shards: the codec list inside sharding_indexed. */
+  static Stream<Arguments> shardedLayouts() {
+    List<Arguments> out = new ArrayList<>();
+    for (VarLenType type : List.of(VarLenType.STRING, VarLenType.LARGE_BINARY)) {
+      for (String inner : List.of(VlenTesting.interleaved(type), VlenTesting.ZEP7, "[{\"name\": \"zstd\"}]",
+          VlenTesting.zarrsVlen("uint32", "end"))) {
+        for (String location : List.of("end", "start")) {
+          out.add(Arguments.of(type, "[{\"name\": \"sharding_indexed\", \"configuration\": {\"chunk_shape\": [2, 3], "
+              + "\"codecs\": " + inner + ", \"index_codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}, "
+              + "{\"name\": \"crc32c\"}], \"index_location\": \"" + location + "\"}}]"));
+        }
+      }
+    }
+    return out.stream();
+  }
+
+  @ParameterizedTest
+  @MethodSource("shardedLayouts")
+  void shardsOfStrings(VarLenType type, String codecs, BufferAllocator allocator) {
+    Assumptions.assumeTrue(dev.zarrow.Registry.defaults().codecNames().contains("sharding_indexed"),
+        "SKIPPED until sharding_indexed is registered: variable-length inner chunks in shards");
+    regionsMatchAReference(type, codecs, new int[] {4, 6}, allocator);
+  }
+
+  private void regionsMatchAReference(VarLenType type, String codecs, int[] chunks, BufferAllocator allocator) {
     long[] shape = {7, 11};
-    int[] chunks = {3, 4};
     for (WritableStore store : List.of(new MemoryStore(), FileSystemStore.open(dir.resolve(type.name())))) {
       ZarrArray array = Zarr.createArray(store, "s", spec(type, codecs, shape, chunks, "NA"));
       String[] reference = new String[77];
