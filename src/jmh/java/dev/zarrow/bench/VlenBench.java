@@ -1,10 +1,12 @@
 package dev.zarrow.bench;
 
 import dev.zarrow.Registry;
+import dev.zarrow.arrow.Regions;
 import dev.zarrow.codec.ChunkSpec;
 import dev.zarrow.codec.CodecOptions;
 import dev.zarrow.codec.CodecPipeline;
 import dev.zarrow.dtype.VarLenType;
+import dev.zarrow.grid.Box;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
 import java.nio.ByteBuffer;
@@ -35,7 +37,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * Decoding 4M random strings of 0..32 UTF-8 bytes, in 16 chunks of 256K elements, from each layout
  * (ZEP7, vlen-utf8, zarrs.vlen with plain bytes chains), next to a memcpy of the vlen-utf8 chunk bytes in
  * the same run. Every operation decodes all 16 chunks; MB/s = string bytes (printed at setup) / time.
- * Chunks are writable direct buffers, as a file store returns them.
+ * Chunks are writable direct buffers, as a file store returns them. {@code assembleWholeArray} is the
+ * copy a whole-array read adds: the 16 decoded chunks into one vector (runs of bytes, offsets rebased).
  *
  * <pre>
  * mvn -Pbench -DskipTests package dependency:build-classpath -Dmdep.outputFile=target/bench.cp
@@ -67,6 +70,8 @@ public class VlenBench {
   private final List<ByteBuffer> vlenChunks = new ArrayList<>();
   private final List<ByteBuffer> zarrsChunks = new ArrayList<>();
   private ByteBuffer copyTarget;
+  private final List<FieldVector> decoded = new ArrayList<>();
+  private final List<Regions.Piece> pieces = new ArrayList<>();
 
   private static final String[] UNICODE = {"a", "Z", "7", " ", "é", "ж", "ß", "€", "日", "語", "😀", "𝄞"};
 
@@ -96,6 +101,11 @@ public class VlenBench {
       largest = Math.max(largest, vlenChunks.get(c).remaining());
     }
     copyTarget = ByteBuffer.allocateDirect((int) largest);
+    for (int c = 0; c < zep7Chunks.size(); c++) {
+      FieldVector v = zep7.decode(zep7Chunks.get(c).duplicate(), allocator);
+      decoded.add(v);
+      pieces.add(new Regions.Piece(v, new long[] {CHUNK}, Box.of(new long[] {CHUNK}), new long[] {(long) c * CHUNK}));
+    }
     System.out.printf("%n[VlenBench] %s: %d strings, %d string bytes (%.1f MB) in %d chunks%n",
         text, COUNT, stringBytes, stringBytes / 1e6, zep7Chunks.size());
   }
@@ -136,6 +146,7 @@ public class VlenBench {
 
   @TearDown(Level.Trial)
   public void tearDown() {
+    decoded.forEach(FieldVector::close);
     allocator.close();
   }
 
@@ -154,6 +165,14 @@ public class VlenBench {
       copyTarget.clear();
       copyTarget.put(chunk.duplicate());
       blackhole.consume(copyTarget.position());
+    }
+  }
+
+  /** What a read of the whole array does after decoding: the 16 chunks into one vector of 4M strings. */
+  @Benchmark
+  public void assembleWholeArray(Blackhole blackhole) {
+    try (FieldVector all = Regions.assemble(VarLenType.STRING.field("all"), new long[] {COUNT}, pieces, allocator)) {
+      blackhole.consume(all.getDataBuffer().memoryAddress());
     }
   }
 
