@@ -94,7 +94,7 @@ public final class CodecPipeline {
 
   /** Binds {@code codecs} to {@code spec}, with the data type's implicit serializer. */
   public static CodecPipeline of(List<Codec> codecs, ChunkSpec spec, CodecOptions options) {
-    return new CodecPipeline(codecs, spec, spec.dataType().implicitSerializer(), options);
+    return new CodecPipeline(codecs, spec, spec.dataType().implicitSerializer(options), options);
   }
 
   public ChunkSpec spec() {
