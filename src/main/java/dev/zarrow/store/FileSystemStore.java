@@ -191,10 +191,10 @@ public final class FileSystemStore implements WritableStore {
     Path dir = target.getParent();
     Path tmp = null;
     try {
+      // Check before creating anything: a symbolic link on the way must not make directories outside.
+      checkInsideRoot(key, existingAncestor(dir));
       Files.createDirectories(dir);
-      if (!dir.toRealPath().startsWith(realRoot)) {
-        throw new StoreException("refusing to write key " + key + ": its directory leaves the root of " + describe());
-      }
+      checkInsideRoot(key, dir);
       if (Files.isSymbolicLink(target)) {
         throw new StoreException("refusing to write key " + key + ": it is a symbolic link in " + describe());
       }
@@ -229,10 +229,32 @@ public final class FileSystemStore implements WritableStore {
   @Override
   public void delete(String key) {
     try {
-      Files.deleteIfExists(path(key));
+      Path target = path(key);
+      if (!Files.isDirectory(target.getParent())) {
+        return;
+      }
+      checkInsideRoot(key, target.getParent());
+      Files.deleteIfExists(target);
     } catch (IOException e) {
       throw failure("delete", key, e);
     }
+  }
+
+  /** Refuses a write of {@code key} whose directory {@code dir} (which exists) resolves outside the root. */
+  private void checkInsideRoot(String key, Path dir) throws IOException {
+    if (!dir.toRealPath().startsWith(realRoot)) {
+      throw new StoreException("refusing to write key " + key + ": its directory leaves the root of " + describe()
+          + " through a symbolic link");
+    }
+  }
+
+  /** The deepest existing directory on the way to {@code dir} (at worst the root). */
+  private Path existingAncestor(Path dir) {
+    Path p = dir;
+    while (!p.equals(root) && !Files.exists(p)) {
+      p = p.getParent();
+    }
+    return p;
   }
 
   private static boolean isTemporary(Path file) {

@@ -22,6 +22,11 @@ import java.util.zip.GZIPOutputStream;
  * <p>Spec: zarr-specs v3 codecs/gzip. Configuration: {@code {"level": 0..9}}.
  */
 public final class GzipCodec implements BytesToBytesCodec {
+  /** The most bytes one direct buffer holds. */
+  private static final long MAX_BUFFER = Integer.MAX_VALUE - 8;
+  /** Deflate's largest expansion is 1032:1 (a 258-byte match per two bits); 1040 leaves room for headers. */
+  private static final long MAX_RATIO = 1040;
+
   private final int level;
 
   public GzipCodec(int level) {
@@ -56,7 +61,13 @@ public final class GzipCodec implements BytesToBytesCodec {
 
   @Override
   public ByteBuffer decode(ByteBuffer bytes, long expectedSize, long maxSize) {
-    long cap = expectedSize >= 0 ? expectedSize : maxSize;
+    // A buffer holds at most 2^31 - 1 bytes, and deflate cannot expand past its ratio.
+    long possible = Math.min(MAX_BUFFER, MAX_RATIO * bytes.remaining());
+    if (expectedSize > possible) {
+      throw new CorruptChunkException("codec gzip: " + bytes.remaining() + " bytes cannot decompress to the "
+          + expectedSize + " bytes expected");
+    }
+    long cap = expectedSize >= 0 ? expectedSize : Math.min(maxSize, possible);
     try (InputStream in = new GZIPInputStream(new ByteBufferInput(bytes.duplicate()), 1 << 16)) {
       int initial = (int) Math.min(cap, expectedSize >= 0 ? expectedSize : Math.max(1024, 4L * bytes.remaining()));
       ByteBuffer out = ByteBuffer.allocateDirect(Math.max(initial, 1));
