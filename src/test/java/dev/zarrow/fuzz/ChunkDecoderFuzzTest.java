@@ -51,10 +51,27 @@ class ChunkDecoderFuzzTest {
       "[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}},{\"name\":\"crc32c\"},"
           + "{\"name\":\"gzip\",\"configuration\":{\"level\":1}}]", UNCHECKED);
 
+  static final ChunkTarget SHARDING_END = ChunkTarget.of("shardingEnd", "\"int16\"", new int[] {8, 8},
+      "[{\"name\":\"sharding_indexed\",\"configuration\":{\"chunk_shape\":[4,4],"
+          + "\"codecs\":[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}},{\"name\":\"crc32c\"}],"
+          + "\"index_codecs\":[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}},{\"name\":\"crc32c\"}],"
+          + "\"index_location\":\"end\"}}]", UNCHECKED);
+  static final ChunkTarget SHARDING_START_ZSTD = ChunkTarget.of("shardingStartZstd", "\"uint8\"", new int[] {16},
+      "[{\"name\":\"sharding_indexed\",\"configuration\":{\"chunk_shape\":[4],"
+          + "\"codecs\":[{\"name\":\"bytes\"},{\"name\":\"zstd\",\"configuration\":{\"level\":1,\"checksum\":false}}],"
+          + "\"index_codecs\":[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}}],"
+          + "\"index_location\":\"start\"}}]");
+  static final ChunkTarget SHARDING_CHECKED = ChunkTarget.of("shardingChecked", "\"int32\"", new int[] {6},
+      "[{\"name\":\"sharding_indexed\",\"configuration\":{\"chunk_shape\":[2],"
+          + "\"codecs\":[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"big\"}}],"
+          + "\"index_codecs\":[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}},{\"name\":\"crc32c\"}],"
+          + "\"index_location\":\"end\"}}]");
+
   /** Every chunk target, for the seed corpus generator. */
   static final List<ChunkTarget> TARGETS = List.of(
       BYTES_INT8, BYTES_BOOL, BYTES_UINT16_BIG, BYTES_INT32_LITTLE, BYTES_FLOAT64_BIG, BYTES_COMPLEX64_BIG,
-      BYTES_FLOAT16, TRANSPOSE, GZIP, ZSTD, CRC32C, CRC32C_UNCHECKED, PIPELINE_ZSTD_CRC32C, PIPELINE_GZIP_CRC32C);
+      BYTES_FLOAT16, TRANSPOSE, GZIP, ZSTD, CRC32C, CRC32C_UNCHECKED, PIPELINE_ZSTD_CRC32C, PIPELINE_GZIP_CRC32C,
+      SHARDING_END, SHARDING_START_ZSTD, SHARDING_CHECKED);
 
   /** A cap small enough that a fuzzer can cross it. */
   static final long CAP = 1 << 16;
@@ -129,6 +146,21 @@ class ChunkDecoderFuzzTest {
   @FuzzTest
   void pipelineGzipCrc32c(byte[] input) {
     PIPELINE_GZIP_CRC32C.run(input);
+  }
+
+  @FuzzTest
+  void shardingEnd(byte[] input) {
+    SHARDING_END.run(input);
+  }
+
+  @FuzzTest
+  void shardingStartZstd(byte[] input) {
+    SHARDING_START_ZSTD.run(input);
+  }
+
+  @FuzzTest
+  void shardingChecked(byte[] input) {
+    SHARDING_CHECKED.run(input);
   }
 
   @FuzzTest

@@ -10,7 +10,10 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.zarrow.ArraySpec;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
+import dev.zarrow.codec.sharding.IndexLocation;
+import dev.zarrow.codec.sharding.ShardingCodec;
 import dev.zarrow.dtype.FixedType;
+import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.testing.AllocatorExtension;
 import dev.zarrow.testing.Seeds;
@@ -41,7 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kills a writer process ({@link CrashWriter}) with SIGKILL at random moments while it rewrites every
- * chunk and the metadata of several arrays in a loop, then proves the store holds no torn value: every
+ * chunk (one array's chunks are shards) and the metadata of several arrays in a loop, then proves the store holds no torn value: every
  * chunk decodes (its crc32c verifies) to exactly one version's values, versions advance in the order
  * the writer goes (each key holds the old or the new value), the metadata parses and agrees, and no
  * temporary file shows in a listing. {@code -Dzarrow.crash.kills=N} sets the number of kills.
@@ -50,11 +53,17 @@ import org.junit.jupiter.api.io.TempDir;
 class CrashSafetyTest {
   private static final int CHUNKS = 16;
   private static final int CHUNK = 4096;
+  private static final NamedConfig LITTLE =
+      NamedConfig.of("bytes", JsonNodeFactory.instance.objectNode().put("endian", "little"));
   /** The arrays the writer rewrites, each with a crc32c over every chunk. */
   private static final Map<String, ArraySpec> ARRAYS = Map.of(
       "plain", ArraySpec.of(FixedType.INT32, (long) CHUNKS * CHUNK).chunks(CHUNK).compressors(List.of(ArraySpec.crc32c())),
       "zstd", ArraySpec.of(FixedType.INT32, (long) CHUNKS * CHUNK).chunks(CHUNK)
-          .compressors(List.of(ArraySpec.zstd(1), ArraySpec.crc32c())));
+          .compressors(List.of(ArraySpec.zstd(1), ArraySpec.crc32c())),
+      // each chunk a shard of 8 inner chunks, each with its crc32c, and a crc32c over the index
+      "sharded", ArraySpec.of(FixedType.INT32, (long) CHUNKS * CHUNK).chunks(CHUNK).codecs(List.of(
+          ShardingCodec.metadata(new int[] {CHUNK / 8}, List.of(LITTLE, ArraySpec.zstd(1), ArraySpec.crc32c()),
+              ShardingCodec.defaultIndexCodecs(), IndexLocation.END))));
 
   @TempDir Path dir;
 
