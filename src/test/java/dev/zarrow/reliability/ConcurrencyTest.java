@@ -7,7 +7,11 @@ import dev.zarrow.ArraySpec;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.arrow.NdVector;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.zarrow.codec.sharding.IndexLocation;
+import dev.zarrow.codec.sharding.ShardingCodec;
 import dev.zarrow.dtype.FixedType;
+import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.grid.Box;
 import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.store.MemoryStore;
@@ -31,7 +35,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Many threads increment their own elements of one array by read-modify-write while readers scan it.
  * Threads own rows that share chunks, so every chunk is rewritten concurrently by several threads
- * (the per-key lock must keep each update), or own whole chunks. Afterwards every element holds
+ * (the per-key lock must keep each update), or own whole chunks; and the same with the whole array
+ * one shard, so the writers share or own its inner chunks. Afterwards every element holds
  * exactly the number of rounds: no update lost, no exception, no Arrow memory left.
  */
 @ExtendWith(AllocatorExtension.class)
@@ -45,11 +50,19 @@ class ConcurrencyTest {
   @TempDir Path dir;
 
   @ParameterizedTest
-  @ValueSource(strings = {"memory/rows", "file/rows", "memory/chunks", "file/chunks"})
+  @ValueSource(strings = {"memory/rows", "file/rows", "memory/chunks", "file/chunks", "memory/shard/rows", "memory/shard/chunks"})
   void concurrentReadModifyWriteLosesNothing(String mode, BufferAllocator allocator) throws Exception {
     WritableStore store = mode.startsWith("file") ? FileSystemStore.open(dir) : new MemoryStore();
-    ZarrArray array = Zarr.createArray(store, "counts", ArraySpec.of(FixedType.INT64, SIZE, SIZE).chunks(CHUNK, CHUNK)
-        .compressors(List.of(ArraySpec.zstd(1), ArraySpec.crc32c())));
+    ArraySpec spec = mode.contains("shard")
+        // one shard holds the whole array; its 16x16 inner chunks are what the writers share or own
+        ? ArraySpec.of(FixedType.INT64, SIZE, SIZE).chunks(SIZE, SIZE).codecs(List.of(ShardingCodec.metadata(
+            new int[] {CHUNK, CHUNK},
+            List.of(NamedConfig.of("bytes", JsonNodeFactory.instance.objectNode().put("endian", "little")),
+                ArraySpec.zstd(1), ArraySpec.crc32c()),
+            ShardingCodec.defaultIndexCodecs(), IndexLocation.END)))
+        : ArraySpec.of(FixedType.INT64, SIZE, SIZE).chunks(CHUNK, CHUNK)
+            .compressors(List.of(ArraySpec.zstd(1), ArraySpec.crc32c()));
+    ZarrArray array = Zarr.createArray(store, "counts", spec);
     List<List<Box>> owned = mode.endsWith("rows") ? rows() : chunks();
 
     ExecutorService pool = Executors.newFixedThreadPool(WRITERS + READERS);
