@@ -241,7 +241,9 @@ public final class ZarrArray implements ZarrNode {
 
   /**
    * A vector of {@code count} elements whose values are not set yet, when this data type's vectors are
-   * fixed-width runs of one buffer (see {@link Regions#flatWidth}); empty otherwise.
+   * fixed-width runs of one buffer (see {@link Regions#flatWidth}); empty otherwise. Every element is
+   * valid from the start: tasks that fill neighbouring parts share validity bytes at the seams, and
+   * setting bits that are set already cannot race.
    */
   private Optional<FieldVector> allocateFlat(int count, BufferAllocator allocator) {
     if (!(dataType instanceof FixedWidthType fixed) || dataType.byteWidth() <= 0) {
