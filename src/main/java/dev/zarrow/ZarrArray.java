@@ -1,6 +1,7 @@
 package dev.zarrow;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.zarrow.arrow.Fields;
 import dev.zarrow.arrow.NdVector;
 import dev.zarrow.arrow.Regions;
 import dev.zarrow.codec.ChunkSpec;
@@ -355,10 +356,12 @@ public final class ZarrArray implements ZarrNode {
   }
 
   private void checkType(FieldVector data) {
-    var want = dataType.field(name()).getType();
-    var got = data.getField().getType();
-    if (!want.equals(got)) {
-      throw new CodecException("array '" + path + "' of data type " + dataType.name() + " holds Arrow " + want + ", not " + got);
+    var want = dataType.field(name());
+    var got = data.getField();
+    // The whole tree: a vector with other children would fail deep inside the codecs.
+    if (!Fields.sameLayout(want, got)) {
+      throw new CodecException("array '" + path + "' of data type " + dataType.name() + " holds Arrow " + want
+          + ", not " + got);
     }
   }
 

@@ -4,7 +4,6 @@ import dev.zarrow.grid.Box;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.function.IntUnaryOperator;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
@@ -17,8 +16,9 @@ import org.apache.arrow.vector.types.pojo.Field;
 /**
  * Copies of hyper-rectangular regions between flat C-order vectors. Fixed-width vectors (and fixed
  * size lists of them, such as complex numbers) move whole runs along the last dimension with one
- * memory copy each; every other type goes element by element in output order, which is what
- * variable-width vectors need.
+ * memory copy each into a preallocated output; every other type (variable width, nested, unions,
+ * ...) is built in output order from runs by {@link Gather}, which copies buffers in bulk and
+ * does not rely on Arrow Java's per-element copiers.
  */
 public final class Regions {
   private Regions() {}
@@ -50,23 +50,18 @@ public final class Regions {
   /** The elements of {@code region} of {@code src} (of {@code shape}), in a new vector the caller owns. */
   public static FieldVector extract(FieldVector src, long[] shape, Box region, BufferAllocator allocator) {
     int count = Math.toIntExact(region.size());
+    boolean flat = flatWidth(src) > 0 && src.getNullCount() == 0
+        && (!(src instanceof FixedSizeListVector l) || l.getDataVector().getNullCount() == 0);
+    if (!flat) {
+      List<Gather.Run> runs = new ArrayList<>();
+      forEachRun(shape, region, region.shape(), new long[region.rank()],
+          (from, to, n) -> runs.add(new Gather.Run(src, (int) from, n)));
+      return Gather.gather(src.getField(), runs, allocator);
+    }
     FieldVector out = src.getField().createVector(allocator);
     try {
-      int width = flatWidth(src);
-      if (width > 0 && src.getNullCount() == 0 && (!(src instanceof FixedSizeListVector l) || l.getDataVector().getNullCount() == 0)) {
-        allocateFlat(out, count);
-        copyInto(src, shape, region, out, region.shape(), new long[region.rank()]);
-      } else {
-        out.setInitialCapacity(count);
-        out.allocateNew();
-        int[] next = {0};
-        forEachRun(shape, region, region.shape(), new long[region.rank()], (from, to, n) -> {
-          for (int i = 0; i < n; i++) {
-            out.copyFromSafe((int) from + i, next[0]++, src);
-          }
-        });
-        out.setValueCount(count);
-      }
+      allocateFlat(out, count);
+      copyInto(src, shape, region, out, region.shape(), new long[region.rank()]);
       return out;
     } catch (RuntimeException e) {
       out.close();
@@ -104,16 +99,28 @@ public final class Regions {
     boolean noNulls = src.getNullCount() == 0;
     ArrowBuf srcValidity = src.getValidityBuffer();
     ArrowBuf dstValidity = dst.getValidityBuffer();
+    // Fixed-size lists carry a second bitmap: their elements' validity.
+    int size = src instanceof FixedSizeListVector l ? l.getListSize() : 0;
+    FieldVector srcItems = size > 0 ? ((FixedSizeListVector) src).getDataVector() : null;
+    ArrowBuf dstItems = size > 0 ? ((FixedSizeListVector) dst).getDataVector().getValidityBuffer() : null;
+    boolean noItemNulls = srcItems == null || srcItems.getNullCount() == 0;
     forEachRun(srcShape, region, dstShape, dstStart, (f, t, n) -> {
       to.setBytes(t * width, from, f * width, (long) n * width);
-      if (noNulls) {
-        setBits(dstValidity, t, n);
-      } else {
-        for (int i = 0; i < n; i++) {
-          BitVectorHelper.setValidityBit(dstValidity, (int) t + i, BitVectorHelper.get(srcValidity, (int) f + i));
-        }
+      copyValidity(srcValidity, f, dstValidity, t, n, noNulls);
+      if (srcItems != null) {
+        copyValidity(srcItems.getValidityBuffer(), f * size, dstItems, t * size, (long) n * size, noItemNulls);
       }
     });
+  }
+
+  private static void copyValidity(ArrowBuf src, long from, ArrowBuf dst, long to, long n, boolean allValid) {
+    if (allValid) {
+      setBits(dst, to, n);
+      return;
+    }
+    for (long i = 0; i < n; i++) {
+      BitVectorHelper.setValidityBit(dst, (int) (to + i), BitVectorHelper.get(src, (int) (from + i)));
+    }
   }
 
   /** Sets {@code n} bits of {@code bits} from bit {@code start}: whole bytes at once. */
@@ -152,33 +159,33 @@ public final class Regions {
         }
         return out;
       }
-      // Variable-width vectors are written in index order: cut every piece into runs along the last
-      // dimension, sort the runs by their place in the output, and copy them in that order.
+      // Other vectors are built in index order: cut every piece into runs along the last dimension,
+      // sort the runs by their place in the output, and gather them.
       record Run(long to, FieldVector from, long fromIndex, int n) {}
       List<Run> runs = new ArrayList<>();
       for (Piece p : pieces) {
         forEachRun(p.shape, p.region, shape, p.target, (f, t, n) -> runs.add(new Run(t, p.vector, f, n)));
       }
       runs.sort(Comparator.comparingLong(Run::to));
-      out.setInitialCapacity(count);
-      out.allocateNew();
+      List<Gather.Run> ordered = new ArrayList<>(runs.size());
       long expected = 0;
       for (Run r : runs) {
         if (r.to != expected) {
           throw new IllegalStateException("pieces do not tile the output at element " + expected);
         }
-        for (int i = 0; i < r.n; i++) {
-          out.copyFromSafe((int) r.fromIndex + i, (int) r.to + i, r.from);
-        }
+        ordered.add(new Gather.Run(r.from, (int) r.fromIndex, r.n));
         expected += r.n;
       }
       if (expected != count) {
         throw new IllegalStateException("pieces cover " + expected + " of " + count + " elements");
       }
-      out.setValueCount(count);
-      return out;
-    } catch (RuntimeException e) {
       out.close();
+      out = null;
+      return Gather.gather(field, ordered, allocator);
+    } catch (RuntimeException e) {
+      if (out != null) {
+        out.close();
+      }
       throw e;
     }
   }
@@ -194,46 +201,20 @@ public final class Regions {
       return base;
     }
     int count = Math.toIntExact(Box.of(shape).size());
-    FieldVector out = base.getField().createVector(allocator);
-    try {
-      out.setInitialCapacity(count);
-      out.allocateNew();
-      IntUnaryOperator inRegion = regionIndex(shape, region);
-      for (int i = 0; i < count; i++) {
-        int j = inRegion.applyAsInt(i);
-        if (j >= 0) {
-          out.copyFromSafe(j, i, data);
-        } else {
-          out.copyFromSafe(i, i, base);
-        }
+    // In output order: the region's runs from data, the gaps between them from base.
+    List<Gather.Run> runs = new ArrayList<>();
+    long[] at = {0};
+    forEachRun(region.shape(), Box.of(region.shape()), shape, region.start(), (from, to, n) -> {
+      if (to > at[0]) {
+        runs.add(new Gather.Run(base, (int) at[0], (int) (to - at[0])));
       }
-      out.setValueCount(count);
-      return out;
-    } catch (RuntimeException e) {
-      out.close();
-      throw e;
+      runs.add(new Gather.Run(data, (int) from, n));
+      at[0] = to + n;
+    });
+    if (at[0] < count) {
+      runs.add(new Gather.Run(base, (int) at[0], (int) (count - at[0])));
     }
-  }
-
-  /** Maps a flat index of {@code shape} to its flat index within {@code region}, or -1 when outside. */
-  private static IntUnaryOperator regionIndex(long[] shape, Box region) {
-    int rank = shape.length;
-    return i -> {
-      long rest = i;
-      long inner = 0;
-      long stride = 1;
-      for (int d = rank - 1; d >= 0; d--) {
-        long c = rest % shape[d];
-        rest /= shape[d];
-        long rel = c - region.start(d);
-        if (rel < 0 || rel >= region.shape(d)) {
-          return -1;
-        }
-        inner += rel * stride;
-        stride *= region.shape(d);
-      }
-      return (int) inner;
-    };
+    return Gather.gather(base.getField(), runs, allocator);
   }
 
   /** Receives one run: {@code n} consecutive elements from flat index {@code from} to flat index {@code to}. */
