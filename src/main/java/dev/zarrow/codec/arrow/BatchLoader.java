@@ -167,17 +167,26 @@ final class BatchLoader {
         }
       }
       boolean compressed = compression(batch.compression(), at, what);
-      // What loading allocates: bitmaps Arrow Java makes for absent validity buffers, decompressed buffers.
-      long allocates = 0;
+      // What loading allocates: bitmaps Arrow Java makes for absent validity buffers...
+      long bitmaps = 0;
       int b = 0;
       int v = 0;
       for (int i = 0; i < nodes; i++) {
         ArrowType type = fields.get(i).getType();
         if (hasValidity(type) && sizes[b] == 0 && (nulls[i] == 0 || nulls[i] == lengths[i])) {
-          allocates += (lengths[i] + 7) / 8;
+          bitmaps += (lengths[i] + 7) / 8;
         }
         b += TypeLayout.getTypeBufferCount(type) + (isView(type) ? (int) extra[v++] : 0);
       }
+      // ...which legitimate data pays for with values in the body (n child values carry at least
+      // n bits), or at most one bit per row and node.
+      long fair = bodyLength + nodes * ((rows + 7) / 8 + 8);
+      if (bitmaps > fair) {
+        throw IpcMessages.corrupt(at, what + ": its field nodes claim about " + bitmaps * 8
+            + " elements without validity bitmaps, more than its body and rows account for");
+      }
+      // ...and decompressed buffers.
+      long decompressed = 0;
       if (compressed) {
         for (int i = 0; i < buffers; i++) {
           if (sizes[i] == 0) {
@@ -191,13 +200,13 @@ final class BatchLoader {
           if (plain < -1 || plain > Integer.MAX_VALUE - 8) {
             throw IpcMessages.corrupt(at, what + ": compressed buffer " + i + " declares " + plain + " bytes");
           }
-          allocates += Math.max(plain, 0);
+          decompressed += Math.max(plain, 0);
         }
       }
-      spent += allocates;
-      if (allocates < 0 || spent > budget) {
+      spent += bitmaps + decompressed;
+      if (spent > budget) {
         throw IpcMessages.corrupt(at, what + " would make Arrow allocate " + spent
-            + " bytes, more than the limit of " + budget + " (CodecOptions.maxChunkBytes)");
+            + " bytes in all, more than the limit of " + budget + " (CodecOptions.maxChunkBytes)");
       }
       return compressed;
     } catch (CorruptChunkException | UnsupportedExtensionException e) {
