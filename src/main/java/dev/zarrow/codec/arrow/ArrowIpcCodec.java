@@ -259,7 +259,7 @@ public final class ArrowIpcCodec implements ArrayToBytesCodec {
     Map<Long, Long> ids = StreamSchema.check(schema, target.stored, first.at(), first.version() == MetadataVersion.V4);
     Map<Long, Field> values = Dictionaries.valueFields(target.stored);
     Field indexed = Dictionaries.indexedField(target.stored);
-    Map<Long, VectorSchemaRoot> dictionaries = new HashMap<>();
+    Map<Long, FieldVector> dictionaries = new HashMap<>();
     List<FieldVector> batches = new ArrayList<>();
     try (ArrowBuf whole = Buffers.wrap(bytes, allocator)) {
       BatchLoader loader = new BatchLoader(whole, allocator, budget);
@@ -269,15 +269,12 @@ public final class ArrowIpcCodec implements ArrayToBytesCodec {
           dictionary(m, ids, values, loader, dictionaries);
         } else if (m.headerType() == MessageHeader.RecordBatch) {
           RecordBatch batch = header(m, new RecordBatch());
-          try (VectorSchemaRoot root = loader.load(batch, m.bodyStart(), m.bodyLength(), indexed, m.at(), "record batch")) {
-            FieldVector column = root.getVector(0);
+          try (FieldVector column = loader.load(batch, m.bodyStart(), m.bodyLength(), indexed, m.at(), "record batch")) {
             rows += column.getValueCount();
             if (rows > expected) {
               throw IpcMessages.corrupt(m.at(), "the stream holds more than the chunk's " + expected + " elements");
             }
-            Map<Long, FieldVector> current = new HashMap<>();
-            dictionaries.forEach((id, r) -> current.put(id, r.getVector(0)));
-            batches.add(Dictionaries.decode(column, target.stored, current, allocator));
+            batches.add(Dictionaries.decode(column, target.stored, dictionaries, allocator));
           }
         } else {
           throw IpcMessages.corrupt(m.at(), "unexpected " + m.kind() + " message");
@@ -299,7 +296,7 @@ public final class ArrowIpcCodec implements ArrayToBytesCodec {
       return out;
     } finally {
       batches.forEach(FieldVector::close);
-      dictionaries.values().forEach(VectorSchemaRoot::close);
+      dictionaries.values().forEach(FieldVector::close);
     }
   }
 
@@ -320,7 +317,7 @@ public final class ArrowIpcCodec implements ArrayToBytesCodec {
 
   private static void dictionary(
       IpcMessages.Msg m, Map<Long, Long> ids, Map<Long, Field> values, BatchLoader loader,
-      Map<Long, VectorSchemaRoot> dictionaries) {
+      Map<Long, FieldVector> dictionaries) {
     DictionaryBatch batch = header(m, new DictionaryBatch());
     long streamId;
     boolean delta;
@@ -343,9 +340,9 @@ public final class ArrowIpcCodec implements ArrayToBytesCodec {
     if (data == null) {
       throw IpcMessages.corrupt(m.at(), "dictionary batch without data");
     }
-    VectorSchemaRoot root = loader.load(data, m.bodyStart(), m.bodyLength(),
+    FieldVector root = loader.load(data, m.bodyStart(), m.bodyLength(),
         Dictionaries.indexedField(values.get(id)), m.at(), "dictionary batch " + streamId);
-    VectorSchemaRoot replaced = dictionaries.put(id, root);
+    FieldVector replaced = dictionaries.put(id, root);
     if (replaced != null) {
       replaced.close();
     }

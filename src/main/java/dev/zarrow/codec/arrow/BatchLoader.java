@@ -5,6 +5,8 @@ import dev.zarrow.CorruptChunkException;
 import dev.zarrow.UnsupportedExtensionException;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import org.apache.arrow.flatbuf.BodyCompression;
 import org.apache.arrow.flatbuf.BodyCompressionMethod;
@@ -16,20 +18,20 @@ import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BufferLayout;
 import org.apache.arrow.vector.TypeLayout;
-import org.apache.arrow.vector.VectorLoader;
-import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.compression.NoCompressionCodec;
+import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Loads the record batches of one IPC stream, held whole in Arrow memory, into vectors without
  * copying their bodies: the body is a slice of the stream's memory, handed to {@link
- * MessageSerializer#deserializeRecordBatch(RecordBatch, ArrowBuf)} and {@link VectorLoader}, so the
- * loaded vectors point into the stream (and keep it alive until they are closed).
+ * MessageSerializer#deserializeRecordBatch(RecordBatch, ArrowBuf)}, whose buffers go to the
+ * vectors' {@code loadFieldBuffers} as {@code VectorLoader} would hand them, so the loaded vectors
+ * point into the stream (and keep it alive until they are closed).
  *
  * <p>Before anything is loaded, the batch's layout is checked against the field: node and buffer
  * counts, node lengths and null counts, every buffer inside the body, and the memory that loading
@@ -55,9 +57,9 @@ final class BatchLoader {
 
   /**
    * The batch {@code batch} (body at {@code bodyStart}, {@code bodyLength} bytes) loaded and
-   * checked as one column of {@code field} (indexed form). The caller owns the root.
+   * checked as a vector of {@code field} (indexed form), owned by the caller.
    */
-  VectorSchemaRoot load(RecordBatch batch, int bodyStart, int bodyLength, Field field, int at, String what) {
+  FieldVector load(RecordBatch batch, int bodyStart, int bodyLength, Field field, int at, String what) {
     List<Field> fields = new ArrayList<>();
     preorder(field, fields);
     boolean compressed = layout(batch, bodyStart, bodyLength, fields, at, what);
@@ -73,18 +75,46 @@ final class BatchLoader {
     if (compressed) {
       loaded = decompress(loaded, at, what);
     }
-    VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(List.of(field)), allocator);
+    FieldVector vector = field.createVector(allocator);
     try {
       try (ArrowRecordBatch b = loaded) {
-        new VectorLoader(root).load(b);
+        Iterator<ArrowBuf> buffers = b.getBuffers().iterator();
+        Iterator<ArrowFieldNode> nodes = b.getNodes().iterator();
+        Iterator<Long> variadic = b.getVariadicBufferCounts() == null ? Collections.emptyIterator()
+            : b.getVariadicBufferCounts().iterator();
+        loadInto(vector, field, nodes, buffers, variadic);
       } catch (IllegalArgumentException | IllegalStateException | UnsupportedOperationException e) {
         throw IpcMessages.corrupt(at, what + ": " + e.getMessage());
       }
-      VectorChecks.check(root.getVector(0), field, what + " at byte " + at);
-      return root;
+      VectorChecks.check(vector, field, what + " at byte " + at);
+      return vector;
     } catch (RuntimeException e) {
-      root.close();
+      vector.close();
       throw e;
+    }
+  }
+
+  /**
+   * Hands each vector of the tree its node and buffers, as {@code VectorLoader} does, but without
+   * its final {@code setRowCount}: that reads offsets and grows buffers to fit them before anything
+   * could check them (a list whose last offset exceeds its child would have the child reallocated).
+   * The layout was checked against the field, so every iterator has what the field needs.
+   */
+  private static void loadInto(
+      FieldVector vector, Field field, Iterator<ArrowFieldNode> nodes, Iterator<ArrowBuf> buffers,
+      Iterator<Long> variadic) {
+    int count = TypeLayout.getTypeBufferCount(field.getType());
+    if (isView(field.getType())) {
+      count += (int) (long) variadic.next();
+    }
+    List<ArrowBuf> own = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      own.add(buffers.next());
+    }
+    vector.loadFieldBuffers(nodes.next(), own);
+    List<FieldVector> children = vector.getChildrenFromFields();
+    for (int i = 0; i < field.getChildren().size(); i++) {
+      loadInto(children.get(i), field.getChildren().get(i), nodes, buffers, variadic);
     }
   }
 
