@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 // zarrita-read.mjs [--keep-going] DIR PATH [PATH...]
 //
-// Opens each array PATH (relative to the directory store DIR, e.g. "g1/g2/leaf") with zarrita,
-// reads it whole and prints {PATH: {shape, data_type, fill_value, values}}: values flattened in C
-// order with the conventions of README.md (64-bit integers as decimal strings, "NaN"/"Infinity"/
-// "-Infinity", -0.0 kept, strings as strings).
+// Opens each node PATH (relative to the directory store DIR, e.g. "g1/g2/leaf") with zarrita. An
+// array is read whole: {PATH: {node_type: "array", shape, data_type, fill_value, values, attributes,
+// dimension_names}}, values flattened in C order with the conventions of README.md (64-bit integers
+// as decimal strings, "NaN"/"Infinity"/"-Infinity", -0.0 kept, strings as strings); dimension_names
+// only when the array has them. A group gives {PATH: {node_type: "group", attributes}}.
 // Any failure exits 1 with the message on stderr; with --keep-going a failing PATH is reported as
 // {PATH: {"error": message}} instead and the exit code stays 0 (used to probe zarrita's support).
 import FileSystemStore from "@zarrita/storage/fs";
 import { runMain } from "./lib/peer-json.mjs";
-import { readArray } from "./lib/zarr-values.mjs";
+import { readNode } from "./lib/zarr-values.mjs";
 
 await runMain("zarrita-read.mjs", "[--keep-going] DIR PATH [PATH...]", 2, async (args) => {
   let keepGoing = args[0] === "--keep-going";
@@ -20,7 +21,7 @@ await runMain("zarrita-read.mjs", "[--keep-going] DIR PATH [PATH...]", 2, async 
   let out = {};
   for (let path of paths) {
     try {
-      out[path] = await readArray(store, path.replace(/^\/+/, ""));
+      out[path] = await readNode(store, path.replace(/^\/+/, ""));
     } catch (err) {
       let message = `${err.message}${err.cause ? ` (${err.cause.message})` : ""}`;
       if (!keepGoing) throw new Error(`${path}: ${message}`, { cause: err });

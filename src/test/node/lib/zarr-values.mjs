@@ -35,6 +35,10 @@ export function flattenC(result, shape) {
 /** Reads a whole array with zarrita: {shape, data_type, fill_value, values}. */
 export async function readArray(store, path) {
   let arr = await zarr.open.v3(zarr.root(store).resolve(path), { kind: "array" });
+  return arrayJson(arr);
+}
+
+async function arrayJson(arr) {
   let result = await zarr.get(arr);
   return {
     shape: arr.shape,
@@ -42,4 +46,19 @@ export async function readArray(store, path) {
     fill_value: arr.fillValue,
     values: flattenC(result, arr.shape),
   };
+}
+
+/**
+ * Opens the node at `path` with zarrita: a group gives {node_type: "group", attributes}, an array
+ * {node_type: "array", shape, data_type, fill_value, values, attributes, dimension_names} (the last
+ * only when zarr.json has them).
+ */
+export async function readNode(store, path) {
+  let node = await zarr.open.v3(zarr.root(store).resolve(path));
+  if (node instanceof zarr.Group) {
+    return { node_type: "group", attributes: node.attrs };
+  }
+  let out = { node_type: "array", ...(await arrayJson(node)), attributes: node.attrs };
+  if (node.dimensionNames !== undefined) out.dimension_names = node.dimensionNames;
+  return out;
 }

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.Executor;
 
 /**
  * The codecs and data types zarrow knows, by name. Immutable: {@link #with} returns a new registry.
@@ -90,13 +91,23 @@ public final class Registry {
     return context(options).codec(metadata);
   }
 
-  /** What codec factories see: {@code options} and this registry. */
+  /** What codec factories see: {@code options} and this registry; codecs work sequentially. */
   public CodecContext context(CodecOptions options) {
+    return context(options, Runnable::run);
+  }
+
+  /** What codec factories see: {@code options}, this registry, and {@code executor} for work within a chunk. */
+  public CodecContext context(CodecOptions options, Executor executor) {
     Registry registry = this;
     return new CodecContext() {
       @Override
       public CodecOptions options() {
         return options;
+      }
+
+      @Override
+      public Executor executor() {
+        return executor;
       }
 
       @Override

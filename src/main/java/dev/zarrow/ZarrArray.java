@@ -12,7 +12,7 @@ import dev.zarrow.dtype.FixedWidthType;
 import dev.zarrow.grid.Box;
 import dev.zarrow.grid.ChunkGrid;
 import dev.zarrow.grid.ChunkKeyEncoding;
-import dev.zarrow.internal.Parallel;
+import dev.zarrow.internal.WorkSharing;
 import dev.zarrow.metadata.ArrayMetadata;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
@@ -64,7 +64,7 @@ public final class ZarrArray implements ZarrNode {
       this.grid = ChunkGrid.parse(metadata.chunkGrid(), metadata.rank());
       this.keyEncoding = ChunkKeyEncoding.parse(metadata.chunkKeyEncoding());
       this.fillValue = parseFill(dataType, metadata);
-      var context = options.registry().context(options.codecs());
+      var context = options.registry().context(options.codecs(), options.executor());
       this.pipeline =
           CodecPipeline.of(
               context.codecs(metadata.codecs()),
@@ -214,7 +214,7 @@ public final class ZarrArray implements ZarrNode {
       if (Regions.isFixedWidth(out)) {
         try {
           // Each chunk is decoded and copied into place by its own task, then freed at once.
-          Parallel.forEach(touched, coords -> {
+          WorkSharing.forEach(touched, coords -> {
             Box part = grid.chunkBox(coords).intersect(region);
             Box inChunk = part.relativeTo(grid.chunkBox(coords).start());
             Optional<ByteSource> source = store.source(chunkKey(coords));
@@ -233,7 +233,7 @@ public final class ZarrArray implements ZarrNode {
       }
       out.close();
     }
-    List<FieldVector> pieces = Parallel.map(touched, coords -> {
+    List<FieldVector> pieces = WorkSharing.map(touched, coords -> {
       Box inChunk = grid.chunkBox(coords).intersect(region).relativeTo(grid.chunkBox(coords).start());
       return decodeRegion(coords, inChunk, allocator);
     }, options.executor());
@@ -301,7 +301,7 @@ public final class ZarrArray implements ZarrNode {
     grid.chunksOf(region).forEach(touched::add);
     Box array = Box.of(metadata.shape());
     BufferAllocator allocator = data.getAllocator();
-    Parallel.forEach(touched, coords -> {
+    WorkSharing.forEach(touched, coords -> {
       Box chunk = grid.chunkBox(coords);
       Box part = chunk.intersect(region);
       Box inChunk = part.relativeTo(chunk.start());

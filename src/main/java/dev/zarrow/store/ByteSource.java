@@ -25,7 +25,9 @@ public interface ByteSource {
 
   /**
    * Reads several ranges, in the given order. Implementations may coalesce adjacent or nearby ranges
-   * into fewer requests; the default reads them one by one.
+   * into fewer requests; the default reads them one by one. A store's source fetches ranges that touch,
+   * overlap or lie at most 64 KiB apart with one request, and a {@link #slice} passes its ranges on to
+   * its parent together, so the ranges of a nested shard coalesce too.
    */
   default List<ByteBuffer> readAll(List<ByteRange> ranges) {
     List<ByteBuffer> out = new ArrayList<>(ranges.size());
@@ -52,6 +54,17 @@ public interface ByteSource {
       public ByteBuffer read(ByteRange range) {
         check(range, length);
         return parent.read(ByteRange.of(offset + range.start(length), range.length(length)));
+      }
+
+      // Passed on whole, so that the parent can coalesce the ranges of a nested shard with each other.
+      @Override
+      public List<ByteBuffer> readAll(List<ByteRange> ranges) {
+        List<ByteRange> shifted = new ArrayList<>(ranges.size());
+        for (ByteRange range : ranges) {
+          check(range, length);
+          shifted.add(ByteRange.of(offset + range.start(length), range.length(length)));
+        }
+        return parent.readAll(shifted);
       }
     };
   }
@@ -99,6 +112,14 @@ public interface ByteSource {
         return store
             .get(key)
             .orElseThrow(() -> new CorruptChunkException("key " + key + " vanished while reading"));
+      }
+
+      @Override
+      public List<ByteBuffer> readAll(List<ByteRange> ranges) {
+        for (ByteRange range : ranges) {
+          check(range, size);
+        }
+        return Coalescing.readAll(ranges, size, this::read);
       }
     };
   }

@@ -30,14 +30,16 @@ import java.util.concurrent.ThreadLocalRandom;
  * to a temporary file in the target directory that is then atomically renamed over the key, so a
  * crash (even {@code kill -9}) leaves the old value or the new one, never a torn one. Temporary files
  * are named {@code .*.zarrow-tmp} and never listed. Writes refuse to follow a symbolic link out of the
- * root.
+ * root. {@link #lock} is shared by every instance opened on one directory in this process, so partial
+ * writes through different instances still take turns.
  */
 public final class FileSystemStore implements WritableStore {
   private static final String TMP_SUFFIX = ".zarrow-tmp";
 
   private final Path root;
   private final Path realRoot;
-  private final KeyLocks locks = new KeyLocks();
+  // One set for every instance: two stores opened on one directory in one process still take turns.
+  private static final KeyLocks LOCKS = new KeyLocks();
 
   private FileSystemStore(Path root) {
     this.root = root.toAbsolutePath().normalize();
@@ -223,7 +225,7 @@ public final class FileSystemStore implements WritableStore {
 
   @Override
   public java.util.concurrent.locks.Lock lock(String key) {
-    return locks.lock(key);
+    return LOCKS.lock(realRoot + "/" + Keys.check(key));
   }
 
   @Override

@@ -1,0 +1,154 @@
+package dev.zarrow.cli;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.zarrow.Zarr;
+import dev.zarrow.ZarrArray;
+import dev.zarrow.arrow.JsonValueWriter;
+import dev.zarrow.arrow.NdVector;
+import dev.zarrow.grid.Box;
+import dev.zarrow.store.Store;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code zarrow cat STORE PATH [--region R] [--json]}: the elements of an array (or a region of it) in C
+ * order. With {@code --json}, one line {@code {"shape":[...],"data_type":...,"values":[...]}}; without,
+ * one line per element: its index, a tab, its JSON value. Reads slab by slab (at most about a million
+ * elements at a time), so any array streams through bounded memory.
+ */
+@Command(
+    name = "cat",
+    description = {
+      "Print the elements of an array in C order.",
+      "--json prints {\"shape\":[...],\"data_type\":...,\"values\":[...]} on one line; otherwise one line per"
+          + " element: index TAB value."
+    })
+final class CatCommand extends ZarrowCommand {
+  /** Elements read at a time (more when one chunk is larger). */
+  static final long SLAB_ELEMENTS = 1 << 20;
+
+  @Parameters(index = "0", paramLabel = "STORE", description = "The store directory.")
+  Path store;
+
+  @Parameters(index = "1", paramLabel = "PATH", description = "The array's path in the store.")
+  String path;
+
+  @Option(names = "--json", description = "Print one JSON document (the machine format).")
+  boolean json;
+
+  @Option(
+      names = "--region",
+      paramLabel = "R",
+      description = "start:stop per dimension, comma-separated (numpy-like; ':' or an omitted start/stop for"
+          + " the full extent, a single index for one element), e.g. 0:10,: ; missing trailing dimensions"
+          + " are whole.")
+  String region;
+
+  @Override
+  public Integer call() throws IOException {
+    String p = nodePath(path);
+    try (Store s = openExisting(store); BufferAllocator allocator = new RootAllocator()) {
+      ZarrArray array = Zarr.openArray(s, p, options());
+      Box box = region == null ? Box.of(array.shape()) : parseRegion(region, array.shape());
+      List<Box> slabs = Slabs.of(box, array.grid().chunkShape(), SLAB_ELEMENTS);
+      if (json) {
+        printJson(array, box, slabs, allocator);
+      } else {
+        printLines(array, box, slabs, allocator);
+      }
+    }
+    return Main.OK;
+  }
+
+  private Box parseRegion(String text, long[] shape) {
+    try {
+      return Box.parse(text, shape);
+    } catch (IllegalArgumentException e) {
+      throw usage("--region: " + e.getMessage());
+    }
+  }
+
+  private void printJson(ZarrArray array, Box box, List<Box> slabs, BufferAllocator allocator) throws IOException {
+    try (JsonGenerator g = jsonOut()) {
+      g.writeStartObject();
+      g.writeArrayFieldStart("shape");
+      for (long n : box.shape()) {
+        g.writeNumber(n);
+      }
+      g.writeEndArray();
+      g.writeFieldName("data_type");
+      g.writeTree(array.metadata().dataType().toJson());
+      g.writeArrayFieldStart("values");
+      JsonValueWriter values = new JsonValueWriter(g);
+      for (Box slab : slabs) {
+        try (NdVector part = array.read(slab, allocator)) {
+          values.writeAll(part.vector());
+        }
+        if (out().checkError()) {
+          return; // stdout is gone (e.g. a closed pipe): stop reading
+        }
+      }
+      g.writeEndArray();
+      g.writeEndObject();
+    }
+    out().println();
+  }
+
+  private void printLines(ZarrArray array, Box box, List<Box> slabs, BufferAllocator allocator) throws IOException {
+    long[] index = box.start();
+    StringWriter text = new StringWriter();
+    try (JsonGenerator g = json(text)) {
+      JsonValueWriter values = new JsonValueWriter(g);
+      for (Box slab : slabs) {
+        try (NdVector part = array.read(slab, allocator)) {
+          for (int i = 0; i < part.vector().getValueCount(); i++) {
+            values.write(part.vector(), i);
+            g.flush();
+            out().append(indexText(index)).append('\t').append(text.getBuffer()).append('\n');
+            text.getBuffer().setLength(0);
+            next(index, box);
+          }
+        }
+        if (out().checkError()) {
+          return;
+        }
+      }
+    }
+  }
+
+  private static JsonGenerator json(StringWriter into) {
+    try {
+      JsonGenerator g = dev.zarrow.metadata.Json.MAPPER.getFactory().createGenerator(into);
+      g.setRootValueSeparator(null); // one value per line, no separator before the next
+      return g;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String indexText(long[] index) {
+    StringBuilder s = new StringBuilder("[");
+    for (int i = 0; i < index.length; i++) {
+      s.append(i == 0 ? "" : ",").append(index[i]);
+    }
+    return s.append(']').toString();
+  }
+
+  /** Advances {@code index} to the next position of {@code box} in C order. */
+  private static void next(long[] index, Box box) {
+    for (int d = index.length - 1; d >= 0; d--) {
+      if (++index[d] < box.end(d)) {
+        return;
+      }
+      index[d] = box.start(d);
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package dev.zarrow.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.zarrow.Zarr;
+import dev.zarrow.ZarrArray;
+import dev.zarrow.ZarrGroup;
+import dev.zarrow.ZarrNode;
+import dev.zarrow.store.Store;
+import java.math.BigInteger;
+import java.nio.file.Path;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code zarrow info STORE [PATH]}: the node's {@code zarr.json} as zarrow reads it, and a summary of
+ * what is stored. For an array: {@code {"path", "node_type", "metadata", "summary": {"data_type",
+ * "grid_chunks", "stored_chunks", "stored_bytes", "ignored_keys"}}} (bytes of chunks only; ignored
+ * keys are keys under the array that are not chunks of its grid). For a group: {@code {"path",
+ * "node_type", "metadata", "summary": {"children", "stored_keys", "stored_bytes"}}} (every key below it).
+ */
+@Command(name = "info", description = "Print a node's metadata and a summary of what is stored, as JSON.")
+final class InfoCommand extends ZarrowCommand {
+  @Parameters(index = "0", paramLabel = "STORE", description = "The store directory.")
+  Path store;
+
+  @Parameters(index = "1", paramLabel = "PATH", defaultValue = "", description = "The node's path (default: the root).")
+  String path;
+
+  @Override
+  public Integer call() {
+    String p = nodePath(path);
+    try (Store s = openExisting(store)) {
+      printJson(describe(Zarr.open(s, p, options())));
+    }
+    return Main.OK;
+  }
+
+  static ObjectNode describe(ZarrNode node) {
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    out.put("path", node.path());
+    ObjectNode summary = JsonNodeFactory.instance.objectNode();
+    if (node instanceof ZarrArray array) {
+      out.put("node_type", "array");
+      out.set("metadata", array.metadata().toJson());
+      StoredKeys keys = StoredKeys.of(array);
+      summary.put("data_type", array.dataType().name());
+      summary.put("grid_chunks", gridChunks(array));
+      summary.put("stored_chunks", keys.chunks().size());
+      summary.put("stored_bytes", keys.chunkBytes(array.store()));
+      summary.put("ignored_keys", keys.ignored().size());
+    } else {
+      ZarrGroup group = (ZarrGroup) node;
+      out.put("node_type", "group");
+      out.set("metadata", group.metadata().toJson());
+      ArrayNode children = summary.putArray("children");
+      group.childNames().forEach(children::add);
+      String prefix = group.path().isEmpty() ? "" : group.path() + "/";
+      long count = 0;
+      long bytes = 0;
+      for (String key : group.store().list(prefix)) {
+        count++;
+        bytes += group.store().size(key).orElse(0L);
+      }
+      summary.put("stored_keys", count);
+      summary.put("stored_bytes", bytes);
+    }
+    out.set("summary", summary);
+    return out;
+  }
+
+  /** The number of chunks of the grid (exact, however many). */
+  static BigInteger gridChunks(ZarrArray array) {
+    BigInteger n = BigInteger.ONE;
+    for (long g : array.grid().gridShape(array.shape())) {
+      n = n.multiply(BigInteger.valueOf(g));
+    }
+    return n;
+  }
+}
