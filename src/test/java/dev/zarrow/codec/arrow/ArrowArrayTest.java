@@ -10,6 +10,8 @@ import dev.zarrow.arrow.ArrowJsonFiles;
 import dev.zarrow.arrow.ArrowPools;
 import dev.zarrow.arrow.NdVector;
 import dev.zarrow.arrow.Regions;
+import dev.zarrow.codec.sharding.IndexLocation;
+import dev.zarrow.codec.sharding.ShardingCodec;
 import dev.zarrow.dtype.ArrowDataType;
 import dev.zarrow.dtype.FillValue;
 import dev.zarrow.grid.Box;
@@ -37,8 +39,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * N-d arrays of the arrow data type (values of every fixture type): chunks hold C-order flattened
- * elements; region reads and writes across chunk and edge-chunk boundaries agree with a reference
+ * N-d arrays of the arrow data type (values of every fixture type), plain, compressed or sharded:
+ * chunks hold C-order flattened elements; region reads and writes across chunk and edge-chunk boundaries agree with a reference
  * array kept beside them; missing chunks read as blank; decoding shares the stored bytes.
  */
 @ExtendWith(AllocatorExtension.class)
@@ -91,8 +93,19 @@ class ArrowArrayTest {
   private void check(ArrowPools.Pool pool, long[] shape, int[] chunks, Random random, BufferAllocator allocator) {
     ArrowDataType type = ArrowDataType.of(pool.stored());
     WritableStore store = random.nextBoolean() ? new MemoryStore() : FileSystemStore.open(tmp.resolve("s" + random.nextLong()));
-    List<NamedConfig> codecs = random.nextBoolean() ? ArrowRoundTripTest.codecs() : List.of(NamedConfig.of("arrow", null));
-    ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(type, shape).chunks(chunks).codecs(codecs));
+    List<NamedConfig> codecs;
+    int[] grid = chunks;
+    switch (random.nextInt(3)) {
+      case 0 -> codecs = List.of(NamedConfig.of("arrow", null));
+      case 1 -> codecs = ArrowRoundTripTest.codecs();
+      default -> {
+        // Shards of 2^rank inner chunks, each arrow + crc32c + zstd.
+        grid = java.util.Arrays.stream(chunks).map(c -> 2 * c).toArray();
+        codecs = List.of(ShardingCodec.metadata(chunks, ArrowRoundTripTest.codecs(), ShardingCodec.defaultIndexCodecs(),
+            IndexLocation.END));
+      }
+    }
+    ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(type, shape).chunks(grid).codecs(codecs));
     int n = (int) size(shape);
     // The reference: for each element, the vector and index it was written from (blank at first).
     FieldVector blank = type.filled(allocator, 1, FillValue.NULL);

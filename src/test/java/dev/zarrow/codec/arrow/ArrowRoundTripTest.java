@@ -13,6 +13,8 @@ import dev.zarrow.arrow.ArrowJsonFiles;
 import dev.zarrow.arrow.Dictionaries;
 import dev.zarrow.arrow.FieldJson;
 import dev.zarrow.arrow.NdVector;
+import dev.zarrow.codec.sharding.IndexLocation;
+import dev.zarrow.codec.sharding.ShardingCodec;
 import dev.zarrow.dtype.ArrowDataType;
 import dev.zarrow.grid.Box;
 import dev.zarrow.metadata.Json;
@@ -40,8 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Every Arrow JSON-integration file (the project's fixtures and Arrow's gold files) goes column by
  * column into Zarr arrays of the {@code arrow} data type ({@code arrow} + {@code crc32c} +
- * {@code zstd}, chunks that cut across the file's batches, so partial chunks are read, modified and
- * written) and comes back equal: the same values and nulls, dictionaries decoded, and the field
+ * {@code zstd}, and the same inside {@code sharding_indexed}; chunks that cut across the file's
+ * batches, so partial chunks are read, modified and written) and comes back equal: the same values and nulls, dictionaries decoded, and the field
  * JSON in {@code zarr.json} exactly {@code FieldJson.write} of the file's field.
  */
 class ArrowRoundTripTest {
@@ -52,6 +54,12 @@ class ArrowRoundTripTest {
 
   static List<NamedConfig> codecs() {
     return List.of(NamedConfig.of("arrow", null), ArraySpec.crc32c(), ArraySpec.zstd(3));
+  }
+
+  /** Shards of three inner chunks, each arrow + crc32c + zstd. */
+  static List<NamedConfig> sharded(int inner) {
+    return List.of(ShardingCodec.metadata(new int[] {inner}, codecs(), ShardingCodec.defaultIndexCodecs(),
+        IndexLocation.END));
   }
 
   @TestFactory
@@ -83,7 +91,9 @@ class ArrowRoundTripTest {
           Field stored = FieldJson.parse(fieldsJson.get(c));
           int column = c;
           column(dir.resolve("col" + c), stored, batches, b -> b.getFieldVectors().get(column),
-              reader, chunk, allocator);
+              reader, new int[] {chunk}, codecs(), allocator);
+          column(dir.resolve("sharded" + c), stored, batches, b -> b.getFieldVectors().get(column),
+              reader, new int[] {3 * chunk}, sharded(chunk), allocator);
         }
       } finally {
         batches.forEach(VectorSchemaRoot::close);
@@ -93,12 +103,13 @@ class ArrowRoundTripTest {
 
   /** One column through a Zarr array and back. */
   static void column(Path dir, Field stored, List<VectorSchemaRoot> batches,
-      Function<VectorSchemaRoot, FieldVector> pick, JsonFileReader reader, int chunk, BufferAllocator allocator) {
+      Function<VectorSchemaRoot, FieldVector> pick, JsonFileReader reader, int[] chunks, List<NamedConfig> codecs,
+      BufferAllocator allocator) {
     String context = "column '" + stored.getName() + "'";
     long rows = batches.stream().mapToLong(VectorSchemaRoot::getRowCount).sum();
     FileSystemStore store = FileSystemStore.open(dir);
     ArrowDataType type = ArrowDataType.of(stored);
-    ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(type, rows).chunks(chunk).codecs(codecs()));
+    ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(type, rows).chunks(chunks).codecs(codecs));
     List<FieldVector> expected = new ArrayList<>();
     try {
       for (VectorSchemaRoot b : batches) {
