@@ -26,8 +26,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * A Zarr v3 array: its metadata interpreted (data type, grid, key encoding, codecs bound to the chunk
@@ -210,29 +212,18 @@ public final class ZarrArray implements ZarrNode {
       return new NdVector(empty, region.shape());
     }
     long[] outShape = region.shape();
-    if (dataType instanceof FixedWidthType && dataType.byteWidth() > 0) {
-      FieldVector out = dataType.filled(allocator, (int) count, fillValue);
-      if (Regions.isFixedWidth(out)) {
-        try {
-          // Each chunk is decoded and copied into place by its own task, then freed at once.
-          WorkSharing.forEach(touched, coords -> {
-            Box part = grid.chunkBox(coords).intersect(region);
-            Box inChunk = part.relativeTo(grid.chunkBox(coords).start());
-            Optional<ByteSource> source = store.source(chunkKey(coords));
-            if (source.isEmpty()) {
-              return;
-            }
-            try (FieldVector piece = decodeRegion(coords, inChunk, source.get(), allocator)) {
-              Regions.copyInto(piece, inChunk.shape(), Box.of(inChunk.shape()), out, outShape, part.relativeTo(region.start()).start());
-            }
-          }, options.executor());
-          return new NdVector(out, outShape);
-        } catch (RuntimeException e) {
-          out.close();
-          throw e;
-        }
+    Optional<FieldVector> flat = allocateFlat((int) count, allocator);
+    if (flat.isPresent()) {
+      FieldVector out = flat.get();
+      try {
+        // Each chunk's task writes exactly its part of the output (decoded, or the fill value when the
+        // chunk is missing): the parts tile the region, so the output needs no filling beforehand.
+        WorkSharing.forEach(touched, coords -> readInto(coords, region, out, outShape, allocator), options.executor());
+        return new NdVector(out, outShape);
+      } catch (RuntimeException e) {
+        out.close();
+        throw e;
       }
-      out.close();
     }
     List<FieldVector> pieces = WorkSharing.map(touched, coords -> {
       Box inChunk = grid.chunkBox(coords).intersect(region).relativeTo(grid.chunkBox(coords).start());
@@ -247,6 +238,44 @@ public final class ZarrArray implements ZarrNode {
       return new NdVector(Regions.assemble(dataType.field(name()), outShape, parts, allocator), outShape);
     } finally {
       pieces.forEach(FieldVector::close);
+    }
+  }
+
+  /**
+   * A vector of {@code count} elements whose values are not set yet, when this data type's vectors are
+   * fixed-width runs of one buffer (see {@link Regions#flatWidth}); empty otherwise. Every element is
+   * valid from the start: tasks that fill neighbouring parts share validity bytes at the seams, and
+   * setting bits that are set already cannot race.
+   */
+  private Optional<FieldVector> allocateFlat(int count, BufferAllocator allocator) {
+    if (!(dataType instanceof FixedWidthType fixed) || dataType.byteWidth() <= 0) {
+      return Optional.empty();
+    }
+    try (FieldVector probe = dataType.field(name()).createVector(allocator)) {
+      if (Regions.flatWidth(probe) != dataType.byteWidth()) {
+        return Optional.empty(); // bool: a byte in Zarr, a bit in Arrow
+      }
+    }
+    try (ArrowBuf data = allocator.buffer((long) count * dataType.byteWidth())) {
+      return Optional.of(fixed.fromBytes(data, count, allocator));
+    }
+  }
+
+  /** Decodes the part of chunk {@code coords} that lies in {@code region} into its place in {@code out}. */
+  private void readInto(long[] coords, Box region, FieldVector out, long[] outShape, BufferAllocator allocator) {
+    Box chunk = grid.chunkBox(coords);
+    Box part = chunk.intersect(region);
+    Box inChunk = part.relativeTo(chunk.start());
+    long[] at = part.relativeTo(region.start()).start();
+    try {
+      Optional<ByteSource> source = store.source(chunkKey(coords));
+      if (source.isEmpty()) {
+        Regions.fill(out, outShape, new Box(at, part.shape()), fillValue.bytes());
+      } else {
+        pipeline.decodeInto(source.get(), inChunk, out, outShape, at, allocator);
+      }
+    } catch (ZarrException e) {
+      throw e.withContext(context(coords));
     }
   }
 
@@ -359,13 +388,20 @@ public final class ZarrArray implements ZarrNode {
   }
 
   private void checkType(FieldVector data) {
-    var want = dataType.field(name());
-    var got = data.getField();
-    // The whole tree: a vector with other children would fail deep inside the codecs.
+    Field want = dataType.field(name());
+    Field got = data.getField();
+    // The whole tree, union type ids aside: Arrow Java reports a sparse union's by its own ordinals.
     if (!Fields.sameLayout(want, got)) {
-      throw new CodecException("array '" + path + "' of data type " + dataType.name() + " holds Arrow " + want
-          + ", not " + got);
+      throw new CodecException("array '" + path + "' of data type " + dataType.name() + " holds Arrow " + describe(want)
+          + ", not " + describe(got));
     }
+  }
+
+  /** Types compared all the way down (complex64 and complex128 are both FixedSizeList(2) at the top). */
+  private static String describe(Field field) {
+    return field.getChildren().isEmpty()
+        ? field.getType().toString()
+        : field.getType() + field.getChildren().stream().map(ZarrArray::describe).toList().toString();
   }
 
   /**

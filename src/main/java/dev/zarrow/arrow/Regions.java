@@ -1,24 +1,31 @@
 package dev.zarrow.arrow;
 
+import dev.zarrow.CodecException;
 import dev.zarrow.grid.Box;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseLargeVariableWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * Copies of hyper-rectangular regions between flat C-order vectors. Fixed-width vectors (and fixed
  * size lists of them, such as complex numbers) move whole runs along the last dimension with one
- * memory copy each into a preallocated output; every other type (variable width, nested, unions,
- * ...) is built in output order from runs by {@link Gather}, which copies buffers in bulk and
- * does not rely on Arrow Java's per-element copiers.
+ * memory copy each, and so do strings and binary (utf8, binary and their large forms) without nulls,
+ * with their offsets rebased; every other type (nulls among strings, nested types, unions, views,
+ * ...) is built in output order from runs by {@link Gather}, which copies buffers in bulk and does
+ * not rely on Arrow Java's per-element copiers (missing or wrong for several types).
  */
 public final class Regions {
   private Regions() {}
@@ -31,7 +38,11 @@ public final class Regions {
     return flatWidth(vector) > 0;
   }
 
-  private static int flatWidth(FieldVector vector) {
+  /**
+   * Bytes per element of a fixed-width vector whose elements are consecutive runs of one data buffer
+   * (fixed-width vectors other than bits, and fixed size lists of them), or 0 for other vectors.
+   */
+  public static int flatWidth(FieldVector vector) {
     if (vector instanceof BaseFixedWidthVector fixed && !(vector instanceof BitVector)) {
       return fixed.getTypeWidth();
     }
@@ -43,25 +54,76 @@ public final class Regions {
     return 0;
   }
 
-  private static ArrowBuf flatData(FieldVector vector) {
+  /** The one data buffer that holds the elements of a fixed-width vector (see {@link #flatWidth}). */
+  public static ArrowBuf flatData(FieldVector vector) {
     return vector instanceof FixedSizeListVector list ? list.getDataVector().getDataBuffer() : vector.getDataBuffer();
+  }
+
+  /**
+   * A little-endian view of the bytes of {@code count} elements from element {@code first} of a
+   * fixed-width vector (see {@link #flatWidth}), to write them in place. Valid while the vector is.
+   */
+  public static ByteBuffer view(FieldVector flat, long first, int count) {
+    int width = flatWidth(flat);
+    if (width <= 0) {
+      throw new IllegalArgumentException("not a fixed-width vector: " + flat.getField().getType());
+    }
+    return Buffers.view(flatData(flat), first * width, (long) count * width);
+  }
+
+  /**
+   * True when a region of {@code regionShape} is one run of consecutive flat indexes in an array of
+   * {@code arrayShape}, wherever it starts: leading dimensions of extent 1, then at most one partial
+   * dimension, then whole ones.
+   */
+  public static boolean isContiguous(long[] regionShape, long[] arrayShape) {
+    int k = 0;
+    while (k < regionShape.length && regionShape[k] == 1) {
+      k++;
+    }
+    for (int d = k + 1; d < regionShape.length; d++) {
+      if (regionShape[d] != arrayShape[d]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Sets every element of {@code region} of fixed-width {@code out} (of {@code shape}) to {@code pattern}, valid. */
+  public static void fill(FieldVector out, long[] shape, Box region, byte[] pattern) {
+    int width = flatWidth(out);
+    if (width <= 0 || width != pattern.length) {
+      throw new IllegalArgumentException("fill needs a fixed-width vector of " + pattern.length + "-byte elements, got "
+          + out.getField().getType());
+    }
+    ArrowBuf data = flatData(out);
+    ArrowBuf validity = out.getValidityBuffer();
+    forEachRun(shape, region, shape, region.start(), (from, to, n) -> {
+      Buffers.fill(data, to * width, n, pattern);
+      setBits(validity, to, n);
+    });
   }
 
   /** The elements of {@code region} of {@code src} (of {@code shape}), in a new vector the caller owns. */
   public static FieldVector extract(FieldVector src, long[] shape, Box region, BufferAllocator allocator) {
     int count = Math.toIntExact(region.size());
-    boolean flat = flatWidth(src) > 0 && src.getNullCount() == 0
-        && (!(src instanceof FixedSizeListVector l) || l.getDataVector().getNullCount() == 0);
-    if (!flat) {
-      List<Gather.Run> runs = new ArrayList<>();
-      forEachRun(shape, region, region.shape(), new long[region.rank()],
-          (from, to, n) -> runs.add(new Gather.Run(src, (int) from, n)));
-      return Gather.gather(src.getField(), runs, allocator);
-    }
     FieldVector out = src.getField().createVector(allocator);
     try {
-      allocateFlat(out, count);
-      copyInto(src, shape, region, out, region.shape(), new long[region.rank()]);
+      int width = flatWidth(src);
+      if (width > 0 && src.getNullCount() == 0 && (!(src instanceof FixedSizeListVector l) || l.getDataVector().getNullCount() == 0)) {
+        allocateFlat(out, count);
+        copyInto(src, shape, region, out, region.shape(), new long[region.rank()]);
+      } else if (byteRuns(out, List.of(src))) {
+        List<Span> spans = new ArrayList<>();
+        forEachRun(shape, region, region.shape(), new long[region.rank()], (from, to, n) -> spans.add(new Span(src, from, n)));
+        concat(out, spans, count, allocator);
+      } else {
+        out.close();
+        List<Gather.Run> runs = new ArrayList<>();
+        forEachRun(shape, region, region.shape(), new long[region.rank()],
+            (from, to, n) -> runs.add(new Gather.Run(src, (int) from, n)));
+        return Gather.gather(src.getField(), runs, allocator);
+      }
       return out;
     } catch (RuntimeException e) {
       out.close();
@@ -69,8 +131,8 @@ public final class Regions {
     }
   }
 
-  /** Sizes a fixed-width vector for {@code count} elements, all valid. */
-  private static void allocateFlat(FieldVector out, int count) {
+  /** Sizes a new fixed-width vector (see {@link #flatWidth}) for {@code count} elements, all valid. */
+  public static void allocateFlat(FieldVector out, int count) {
     out.setInitialCapacity(count);
     out.allocateNew();
     if (out instanceof FixedSizeListVector list) {
@@ -159,40 +221,43 @@ public final class Regions {
         }
         return out;
       }
-      // Other vectors are built in index order: cut every piece into runs along the last dimension,
-      // sort the runs by their place in the output, and gather them.
+      // Variable-width vectors are written in index order: cut every piece into runs along the last
+      // dimension, sort the runs by their place in the output, and copy them in that order.
       record Run(long to, FieldVector from, long fromIndex, int n) {}
       List<Run> runs = new ArrayList<>();
       for (Piece p : pieces) {
         forEachRun(p.shape, p.region, shape, p.target, (f, t, n) -> runs.add(new Run(t, p.vector, f, n)));
       }
       runs.sort(Comparator.comparingLong(Run::to));
-      List<Gather.Run> ordered = new ArrayList<>(runs.size());
       long expected = 0;
       for (Run r : runs) {
         if (r.to != expected) {
           throw new IllegalStateException("pieces do not tile the output at element " + expected);
         }
-        ordered.add(new Gather.Run(r.from, (int) r.fromIndex, r.n));
         expected += r.n;
       }
       if (expected != count) {
         throw new IllegalStateException("pieces cover " + expected + " of " + count + " elements");
       }
+      if (byteRuns(out, pieces.stream().map(Piece::vector).toList())) {
+        concat(out, runs.stream().map(r -> new Span(r.from, r.fromIndex, r.n)).toList(), count, allocator);
+        return out;
+      }
       out.close();
-      out = null;
+      List<Gather.Run> ordered = new ArrayList<>(runs.size());
+      for (Run r : runs) {
+        ordered.add(new Gather.Run(r.from, (int) r.fromIndex, r.n));
+      }
       return Gather.gather(field, ordered, allocator);
     } catch (RuntimeException e) {
-      if (out != null) {
-        out.close();
-      }
+      out.close();
       throw e;
     }
   }
 
   /**
    * {@code base} (of {@code shape}) with {@code region} replaced by {@code data} (C order, region size).
-   * Fixed-width bases are changed in place and returned; otherwise a new vector is returned and
+   * Fixed-width bases (bits included) are changed in place and returned; otherwise a new vector is returned and
    * {@code base} is left as it was. Either way the caller owns what comes back and still owns base.
    */
   public static FieldVector overlay(FieldVector base, long[] shape, Box region, FieldVector data, BufferAllocator allocator) {
@@ -200,21 +265,136 @@ public final class Regions {
       copyInto(data, region.shape(), Box.of(region.shape()), base, shape, region.start());
       return base;
     }
-    int count = Math.toIntExact(Box.of(shape).size());
-    // In output order: the region's runs from data, the gaps between them from base.
-    List<Gather.Run> runs = new ArrayList<>();
-    long[] at = {0};
-    forEachRun(region.shape(), Box.of(region.shape()), shape, region.start(), (from, to, n) -> {
-      if (to > at[0]) {
-        runs.add(new Gather.Run(base, (int) at[0], (int) (to - at[0])));
-      }
-      runs.add(new Gather.Run(data, (int) from, n));
-      at[0] = to + n;
-    });
-    if (at[0] < count) {
-      runs.add(new Gather.Run(base, (int) at[0], (int) (count - at[0])));
+    if (base instanceof BitVector bits && data instanceof BitVector) {
+      // Bits are fixed-width too: overwrite the region in place, run by run.
+      forEachRun(region.shape(), Box.of(region.shape()), shape, region.start(), (from, to, n) -> {
+        for (int i = 0; i < n; i++) {
+          bits.copyFrom((int) from + i, (int) to + i, data);
+        }
+      });
+      return base;
     }
-    return Gather.gather(base.getField(), runs, allocator);
+    int count = Math.toIntExact(Box.of(shape).size());
+    FieldVector out = base.getField().createVector(allocator);
+    try {
+      if (byteRuns(out, List.of(base, data))) {
+        // Runs of the region from data, and the stretches between them from base, in output order.
+        List<Span> spans = new ArrayList<>();
+        long[] done = {0};
+        forEachRun(region.shape(), Box.of(region.shape()), shape, region.start(), (from, to, n) -> {
+          if (to > done[0]) {
+            spans.add(new Span(base, done[0], (int) (to - done[0])));
+          }
+          spans.add(new Span(data, from, n));
+          done[0] = to + n;
+        });
+        if (done[0] < count) {
+          spans.add(new Span(base, done[0], (int) (count - done[0])));
+        }
+        concat(out, spans, count, allocator);
+        return out;
+      }
+      out.close();
+      // The same runs, gathered whatever the type.
+      List<Gather.Run> runs = new ArrayList<>();
+      long[] done = {0};
+      forEachRun(region.shape(), Box.of(region.shape()), shape, region.start(), (from, to, n) -> {
+        if (to > done[0]) {
+          runs.add(new Gather.Run(base, (int) done[0], (int) (to - done[0])));
+        }
+        runs.add(new Gather.Run(data, (int) from, n));
+        done[0] = to + n;
+      });
+      if (done[0] < count) {
+        runs.add(new Gather.Run(base, (int) done[0], (int) (count - done[0])));
+      }
+      return Gather.gather(base.getField(), runs, allocator);
+    } catch (RuntimeException e) {
+      out.close();
+      throw e;
+    }
+  }
+
+  /** {@code n} consecutive elements of {@code from} starting at {@code fromIndex}. */
+  private record Span(FieldVector from, long fromIndex, int n) {}
+
+  /** Bytes per offset of a vector whose elements are byte runs of one data buffer (utf8, binary, large ones), else 0. */
+  private static int offsetWidth(FieldVector vector) {
+    if (vector instanceof BaseLargeVariableWidthVector) {
+      return 8;
+    }
+    return vector instanceof BaseVariableWidthVector ? 4 : 0;
+  }
+
+  /** True when every source has {@code out}'s byte-run layout and no nulls, so runs can be copied whole. */
+  private static boolean byteRuns(FieldVector out, List<FieldVector> sources) {
+    int width = offsetWidth(out);
+    if (width == 0) {
+      return false;
+    }
+    for (FieldVector v : sources) {
+      if (offsetWidth(v) != width || v.getNullCount() > 0 || !v.getField().getType().equals(out.getField().getType())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static long offset(FieldVector v, long index, int width) {
+    return width == 4 ? v.getOffsetBuffer().getInt(index * 4) : v.getOffsetBuffer().getLong(index * 8);
+  }
+
+  /**
+   * Loads into {@code out} (new, empty) the {@code count} elements of {@code spans} in order: one copy
+   * of each span's bytes and its offsets rebased, instead of one copy per element.
+   */
+  private static void concat(FieldVector out, List<Span> spans, int count, BufferAllocator allocator) {
+    int width = offsetWidth(out);
+    long total = 0;
+    for (Span s : spans) {
+      // Bounds-checked reads of each span's ends: the per-element loop below then reads by address.
+      total += offset(s.from, s.fromIndex + s.n, width) - offset(s.from, s.fromIndex, width);
+    }
+    if (width == 4 && total > Integer.MAX_VALUE) {
+      throw new CodecException("a region of " + count + " elements holds " + total + " bytes, more than an Arrow "
+          + out.getField().getType() + " vector addresses (2 GiB): read a smaller region, or use the large type");
+    }
+    try (ArrowBuf offsets = allocator.buffer((long) (count + 1) * width);
+        ArrowBuf data = allocator.buffer(total)) {
+      long to = offsets.memoryAddress();
+      long at = 0;
+      long position = 0;
+      putOffset(to, 0, 0, width);
+      for (Span s : spans) {
+        long start = offset(s.from, s.fromIndex, width);
+        long length = offset(s.from, s.fromIndex + s.n, width) - start;
+        if (length > 0) {
+          data.setBytes(position, s.from.getDataBuffer(), start, length);
+        }
+        long from = s.from.getOffsetBuffer().memoryAddress() + s.fromIndex * width;
+        long shift = position - start;
+        if (width == 4) {
+          for (int i = 1; i <= s.n; i++) {
+            MemoryUtil.putInt(to + (at + i) * 4, (int) (MemoryUtil.getInt(from + 4L * i) + shift));
+          }
+        } else {
+          for (int i = 1; i <= s.n; i++) {
+            MemoryUtil.putLong(to + (at + i) * 8, MemoryUtil.getLong(from + 8L * i) + shift);
+          }
+        }
+        at += s.n;
+        position += length;
+      }
+      out.loadFieldBuffers(new ArrowFieldNode(count, 0), List.of(allocator.getEmpty(), offsets, data));
+    }
+  }
+
+  private static void putOffset(long address, long index, long value, int width) {
+    if (width == 4) {
+      MemoryUtil.putInt(address + index * 4, (int) value);
+    } else {
+      MemoryUtil.putLong(address + index * 8, value);
+    }
   }
 
   /** Receives one run: {@code n} consecutive elements from flat index {@code from} to flat index {@code to}. */

@@ -27,6 +27,15 @@ public non-sealed interface ArrayToBytesCodec extends Codec {
    */
   FieldVector decode(ByteBuffer bytes, ChunkSpec spec, BufferAllocator allocator);
 
+  /**
+   * True when the encoding of a chunk of {@code spec} is exactly the data buffer of its fixed-width
+   * Arrow vector, element after element (little-endian {@code bytes} of numbers): decoders may then
+   * write a chunk straight into Arrow memory. False unless a codec says so.
+   */
+  default boolean isArrowLayout(ChunkSpec spec) {
+    return false;
+  }
+
   /** The encoded size when it depends only on the spec (fixed-size types), else empty. */
   default OptionalLong encodedSize(ChunkSpec spec) {
     return OptionalLong.empty();
@@ -51,6 +60,7 @@ public non-sealed interface ArrayToBytesCodec extends Codec {
   default Optional<ByteBuffer> encodeRegion(
       Optional<ByteSource> existing, ChunkSpec spec, Box region, FieldVector data, BufferAllocator allocator) {
     return PartialCoding.encodeRegion(
-        bytes -> decode(bytes, spec, allocator), chunk -> encode(chunk, spec), existing, spec, region, data, allocator);
+        bytes -> decode(bytes, spec, allocator), chunk -> encode(chunk, spec), existing, spec, region, data, allocator,
+        true);
   }
 }

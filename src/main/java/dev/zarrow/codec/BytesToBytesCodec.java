@@ -17,6 +17,23 @@ public non-sealed interface BytesToBytesCodec extends Codec {
    */
   ByteBuffer decode(ByteBuffer bytes, long expectedSize, long maxSize);
 
+  /**
+   * Decodes {@code bytes} into the remaining space of {@code target} (from its position to its limit;
+   * neither is moved), which is exactly the decoded size, known in advance. Used to decode straight
+   * into Arrow memory: decoders that can write into memory they did not allocate override this to save
+   * a copy. Output of another size is a {@link dev.zarrow.CorruptChunkException}; on any failure the
+   * target's content is undefined.
+   */
+  default void decodeInto(ByteBuffer bytes, ByteBuffer target) {
+    int size = target.remaining();
+    ByteBuffer decoded = decode(bytes, size, size);
+    if (decoded.remaining() != size) {
+      throw new dev.zarrow.CorruptChunkException(
+          "codec " + name() + ": decoded " + decoded.remaining() + " bytes, expected " + size);
+    }
+    target.put(target.position(), decoded, decoded.position(), size);
+  }
+
   /** The encoded size for a decoded size, when this codec's output size is fixed (crc32c adds 4). */
   default OptionalLong encodedSize(long decodedSize) {
     return OptionalLong.empty();

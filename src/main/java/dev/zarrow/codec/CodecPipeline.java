@@ -2,6 +2,7 @@ package dev.zarrow.codec;
 
 import dev.zarrow.CodecException;
 import dev.zarrow.CorruptChunkException;
+import dev.zarrow.arrow.Regions;
 import dev.zarrow.grid.Box;
 import dev.zarrow.store.ByteSource;
 import java.nio.ByteBuffer;
@@ -25,6 +26,7 @@ public final class CodecPipeline {
   private final List<BytesToBytesCodec> bytesCodecs;
   private final long[] decodedSizes; // decodedSizes[i]: exact output size of decoding bytesCodecs.get(i), or -1
   private final long encodedSize;
+  private final boolean rawLayout; // the bytes->bytes codecs' output is the chunk's Arrow data buffer
   private final ChunkSpec spec;
   private final CodecOptions options;
 
@@ -78,6 +80,7 @@ public final class CodecPipeline {
       size = size.isPresent() ? b2b.get(i).encodedSize(size.getAsLong()) : OptionalLong.empty();
     }
     this.encodedSize = size.orElse(-1);
+    this.rawLayout = a2a.isEmpty() && a2b.isArrowLayout(current);
   }
 
   /**
@@ -91,7 +94,7 @@ public final class CodecPipeline {
 
   /** Binds {@code codecs} to {@code spec}, with the data type's implicit serializer. */
   public static CodecPipeline of(List<Codec> codecs, ChunkSpec spec, CodecOptions options) {
-    return new CodecPipeline(codecs, spec, spec.dataType().implicitSerializer(), options);
+    return new CodecPipeline(codecs, spec, spec.dataType().implicitSerializer(options), options);
   }
 
   public ChunkSpec spec() {
@@ -156,7 +159,7 @@ public final class CodecPipeline {
   public FieldVector decode(ByteBuffer stored, BufferAllocator allocator) {
     ByteBuffer bytes = stored;
     for (int i = bytesCodecs.size() - 1; i >= 0; i--) {
-      bytes = bytesCodecs.get(i).decode(bytes, decodedSizes[i], options.maxChunkBytes());
+      bytes = decodeBytes(i, bytes);
     }
     FieldVector current = serializer.decode(bytes, serializerSpec, allocator);
     try {
@@ -196,8 +199,65 @@ public final class CodecPipeline {
     if (serializerOnly()) {
       return serializer.encodeRegion(existing, spec, region, data, allocator);
     }
+    // Not serializer-only: encode() returns memory of its own (compressed, or copied after array codecs).
     return PartialCoding.encodeRegion(
-        bytes -> decode(bytes, allocator), this::encode, existing, spec, region, data, allocator);
+        bytes -> decode(bytes, allocator), this::encode, existing, spec, region, data, allocator, false);
+  }
+
+  /**
+   * Decodes {@code region} (relative to the chunk) of the chunk in {@code source} into {@code out}, a
+   * fixed-width vector (see {@link Regions#flatWidth}) of {@code outShape}, at {@code outStart}; the
+   * elements there become valid. A whole chunk whose stored bytes, once through the bytes->bytes codecs,
+   * are its Arrow data as is (little-endian {@code bytes}, no array->array codec) and whose place in
+   * {@code out} is contiguous is decompressed straight into {@code out}'s memory: no chunk buffer, no copy.
+   */
+  public void decodeInto(ByteSource source, Box region, FieldVector out, long[] outShape, long[] outStart, BufferAllocator allocator) {
+    int count = Math.toIntExact(region.size());
+    if (rawLayout
+        && region.covers(spec.shape())
+        && Regions.flatWidth(out) == serializerSpec.dataType().byteWidth()
+        && Regions.isContiguous(region.shape(), outShape)) {
+      long first = 0;
+      long[] strides = Regions.strides(outShape);
+      for (int d = 0; d < outShape.length; d++) {
+        first += outStart[d] * strides[d];
+      }
+      ByteBuffer target = Regions.view(out, first, count);
+      ByteBuffer bytes = source.readAll();
+      for (int i = bytesCodecs.size() - 1; i >= 1; i--) {
+        bytes = decodeBytes(i, bytes);
+      }
+      if (bytesCodecs.isEmpty()) {
+        if (bytes.remaining() != target.remaining()) {
+          throw new CorruptChunkException("a " + spec + " is " + target.remaining() + " bytes, got " + bytes.remaining());
+        }
+        target.put(0, bytes, bytes.position(), bytes.remaining());
+      } else {
+        bytesCodecs.get(0).decodeInto(bytes, target);
+      }
+      Regions.setBits(out.getValidityBuffer(), first, count);
+      return;
+    }
+    long[] chunkShape = Regions.toLong(spec.shape());
+    if (serializerOnly()) {
+      // The serializer may read only part of the stored value (a 1-d region, a shard's inner chunks).
+      try (FieldVector piece = decodeRegion(source, region, allocator)) {
+        Regions.copyInto(piece, region.shape(), Box.of(region.shape()), out, outShape, outStart);
+      }
+    } else {
+      try (FieldVector chunk = decode(source.readAll(), allocator)) {
+        Regions.copyInto(chunk, chunkShape, region, out, outShape, outStart);
+      }
+    }
+  }
+
+  private ByteBuffer decodeBytes(int i, ByteBuffer bytes) {
+    long expected = decodedSizes[i];
+    if (expected > options.maxChunkBytes()) {
+      throw new CodecException("a " + spec + " needs " + expected + " bytes after codec " + bytesCodecs.get(i).name()
+          + ", more than the limit of " + options.maxChunkBytes());
+    }
+    return bytesCodecs.get(i).decode(bytes, expected, options.maxChunkBytes());
   }
 
   private static ByteBuffer copy(ByteBuffer bytes) {

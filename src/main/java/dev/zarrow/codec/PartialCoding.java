@@ -31,7 +31,8 @@ final class PartialCoding {
       ChunkSpec spec,
       Box region,
       FieldVector data,
-      BufferAllocator allocator) {
+      BufferAllocator allocator,
+      boolean encodingMayView) {
     FieldVector base =
         existing.isPresent()
             ? decode.apply(existing.get().readAll())
@@ -42,7 +43,9 @@ final class PartialCoding {
       if (spec.dataType().isAllFill(updated, spec.fillValue())) {
         return Optional.empty();
       }
-      return Optional.of(copy(encode.apply(updated))); // the encoding may view the vector closed below
+      ByteBuffer encoded = encode.apply(updated);
+      // A serializer's encoding may view the vector closed below; compressed output is its own memory.
+      return Optional.of(encodingMayView ? copy(encoded) : encoded);
     } finally {
       if (updated != null && updated != base) {
         updated.close();

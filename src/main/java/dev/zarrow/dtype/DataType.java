@@ -2,6 +2,7 @@ package dev.zarrow.dtype;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.zarrow.codec.ArrayToBytesCodec;
+import dev.zarrow.codec.CodecOptions;
 import dev.zarrow.metadata.NamedConfig;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
@@ -55,6 +56,11 @@ public interface DataType {
    */
   default Optional<ArrayToBytesCodec> implicitSerializer() {
     return Optional.empty();
+  }
+
+  /** {@link #implicitSerializer()} decoding with {@code options} (e.g. UTF-8 validation on or off). */
+  default Optional<ArrayToBytesCodec> implicitSerializer(CodecOptions options) {
+    return implicitSerializer();
   }
 
   /** The array->bytes codec that new arrays of this type use unless told otherwise (may be empty: ZEP7). */

@@ -217,6 +217,10 @@ public final class FixedType implements FixedWidthType {
     }
     if (kind == Kind.COMPLEX) {
       FixedSizeListVector list = (FixedSizeListVector) vector;
+      ArrowType parts = list.getDataVector().getField().getType();
+      if (!parts.equals(floatType(width / 2))) {
+        throw new CodecException("data type " + name + " needs parts of Arrow " + floatType(width / 2) + ", got " + parts);
+      }
       if (list.getDataVector().getNullCount() > 0) {
         throw new CodecException("data type " + name + " cannot store null parts");
       }
@@ -303,7 +307,9 @@ public final class FixedType implements FixedWidthType {
     BigInteger value;
     if (json.isIntegralNumber()) {
       value = json.bigIntegerValue();
-    } else if (json.isFloatingPointNumber() && json.decimalValue().stripTrailingZeros().scale() <= 0) {
+    } else if (json.isFloatingPointNumber()
+        && Double.isFinite(json.doubleValue()) // 1e400 reads as infinity, which has no decimal value
+        && json.decimalValue().stripTrailingZeros().scale() <= 0) {
       value = json.decimalValue().toBigIntegerExact(); // 1.0 is 1: some writers print integers that way
     } else {
       throw bad(json, "an integer");

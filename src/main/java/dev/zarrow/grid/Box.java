@@ -69,7 +69,8 @@ public record Box(long[] start, long[] shape) {
       return false;
     }
     for (int i = 0; i < rank(); i++) {
-      if (end(i) > arrayShape[i]) {
+      // Compared without start + shape, which could wrap past Long.MAX_VALUE.
+      if (start[i] > arrayShape[i] || shape[i] > arrayShape[i] - start[i]) {
         return false;
       }
     }

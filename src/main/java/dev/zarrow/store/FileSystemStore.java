@@ -73,7 +73,7 @@ public final class FileSystemStore implements WritableStore {
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
-      throw failure("read", key, e);
+      return absent(path, "read", key, e);
     }
   }
 
@@ -90,8 +90,19 @@ public final class FileSystemStore implements WritableStore {
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
-      throw failure("read", key, e);
+      return absent(path, "read", key, e);
     }
+  }
+
+  /**
+   * A read that failed because no file is there (a directory, or a path through a file) finds no key;
+   * any other failure is the store's. Checked only after a failure, so reads cost no extra call.
+   */
+  private Optional<ByteBuffer> absent(Path path, String what, String key, IOException e) {
+    if (!Files.isRegularFile(path)) {
+      return Optional.empty();
+    }
+    throw failure(what, key, e);
   }
 
   private static ByteBuffer read(FileChannel channel, long start, long length, String key)
@@ -151,6 +162,15 @@ public final class FileSystemStore implements WritableStore {
               }
               return FileVisitResult.CONTINUE;
             }
+
+            // A value deleted, or a temporary file renamed, while the walk passes by: not listed.
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+              if (e instanceof NoSuchFileException) {
+                return FileVisitResult.CONTINUE;
+              }
+              throw e;
+            }
           });
     } catch (IOException e) {
       throw failure("list", prefix, e);
@@ -193,10 +213,10 @@ public final class FileSystemStore implements WritableStore {
     Path dir = target.getParent();
     Path tmp = null;
     try {
+      // Check before creating anything: a symbolic link on the way must not make directories outside.
+      checkInsideRoot(key, existingAncestor(dir));
       Files.createDirectories(dir);
-      if (!dir.toRealPath().startsWith(realRoot)) {
-        throw new StoreException("refusing to write key " + key + ": its directory leaves the root of " + describe());
-      }
+      checkInsideRoot(key, dir);
       if (Files.isSymbolicLink(target)) {
         throw new StoreException("refusing to write key " + key + ": it is a symbolic link in " + describe());
       }
@@ -230,11 +250,36 @@ public final class FileSystemStore implements WritableStore {
 
   @Override
   public void delete(String key) {
+    Path path = path(key);
     try {
-      Files.deleteIfExists(path(key));
+      if (!Files.isDirectory(path.getParent())) {
+        return;
+      }
+      checkInsideRoot(key, path.getParent());
+      Files.deleteIfExists(path);
     } catch (IOException e) {
-      throw failure("delete", key, e);
+      if (Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
+        throw failure("delete", key, e);
+      }
+      // a directory or a path through a file: no such key
     }
+  }
+
+  /** Refuses a write of {@code key} whose directory {@code dir} (which exists) resolves outside the root. */
+  private void checkInsideRoot(String key, Path dir) throws IOException {
+    if (!dir.toRealPath().startsWith(realRoot)) {
+      throw new StoreException("refusing to change key " + key + ": its directory leaves the root of " + describe()
+          + " through a symbolic link");
+    }
+  }
+
+  /** The deepest existing directory on the way to {@code dir} (at worst the root). */
+  private Path existingAncestor(Path dir) {
+    Path p = dir;
+    while (!p.equals(root) && !Files.exists(p)) {
+      p = p.getParent();
+    }
+    return p;
   }
 
   private static boolean isTemporary(Path file) {

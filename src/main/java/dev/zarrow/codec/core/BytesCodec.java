@@ -23,6 +23,7 @@ import java.util.OptionalLong;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
  * {@code bytes}: fixed-size elements in C order, little or big endian. Little-endian chunks decode
@@ -69,6 +70,14 @@ public final class BytesCodec implements ArrayToBytesCodec {
 
   private boolean swaps(FixedWidthType t) {
     return order == ByteOrder.BIG_ENDIAN && t.swapUnit() > 1;
+  }
+
+  /** Little-endian (or one-byte) elements are the Arrow data buffer, except bool: a byte in Zarr, a bit in Arrow. */
+  @Override
+  public boolean isArrowLayout(ChunkSpec spec) {
+    return spec.dataType() instanceof FixedWidthType t
+        && !swaps(t)
+        && !(t.field("").getType() instanceof ArrowType.Bool);
   }
 
   @Override

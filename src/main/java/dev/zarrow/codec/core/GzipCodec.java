@@ -22,6 +22,11 @@ import java.util.zip.GZIPOutputStream;
  * <p>Spec: zarr-specs v3 codecs/gzip. Configuration: {@code {"level": 0..9}}.
  */
 public final class GzipCodec implements BytesToBytesCodec {
+  /** The most bytes one direct buffer holds. */
+  private static final long MAX_BUFFER = Integer.MAX_VALUE - 8;
+  /** Deflate's largest expansion is 1032:1 (a 258-byte match per two bits); 1040 leaves room for headers. */
+  private static final long MAX_RATIO = 1040;
+
   private final int level;
 
   public GzipCodec(int level) {
@@ -56,17 +61,26 @@ public final class GzipCodec implements BytesToBytesCodec {
 
   @Override
   public ByteBuffer decode(ByteBuffer bytes, long expectedSize, long maxSize) {
-    long cap = expectedSize >= 0 ? expectedSize : maxSize;
-    try (InputStream in = new GZIPInputStream(new ByteBufferInput(bytes.duplicate()), 1 << 16)) {
+    // A buffer holds at most 2^31 - 1 bytes, and deflate cannot expand past its ratio.
+    long possible = Math.min(MAX_BUFFER, MAX_RATIO * bytes.remaining());
+    if (expectedSize > possible) {
+      throw new CorruptChunkException("codec gzip: " + bytes.remaining() + " bytes cannot decompress to the "
+          + expectedSize + " bytes expected");
+    }
+    long cap = expectedSize >= 0 ? expectedSize : Math.min(Math.max(0, maxSize), possible);
+    // Small chunks get small buffers: the JDK's default of 64 KiB each dominates their cost.
+    int step = (int) Math.max(512, Math.min(1 << 16, Math.max(cap + 1, bytes.remaining())));
+    try (InputStream in = new GZIPInputStream(new ByteBufferInput(bytes.duplicate()), step)) {
       int initial = (int) Math.min(cap, expectedSize >= 0 ? expectedSize : Math.max(1024, 4L * bytes.remaining()));
       ByteBuffer out = ByteBuffer.allocateDirect(Math.max(initial, 1));
-      byte[] chunk = new byte[1 << 16];
+      byte[] chunk = new byte[step];
       long total = 0;
       int n;
       while ((n = in.read(chunk)) > 0) {
         total += n;
         if (total > cap) {
-          throw new CorruptChunkException("codec gzip: decompresses to more than the " + cap + " bytes expected");
+          throw new CorruptChunkException("codec gzip: decompresses to more than the " + cap + " bytes "
+              + (expectedSize >= 0 ? "expected" : "allowed"));
         }
         if (out.remaining() < n) {
           long grown = Math.min(cap, Math.max(2L * out.capacity(), total));

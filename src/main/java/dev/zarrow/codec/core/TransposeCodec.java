@@ -16,9 +16,8 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BaseFixedWidthVector;
-import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
 
 /**
  * {@code transpose}: permutes the dimensions of a chunk. Encoded dimension {@code k} is decoded
@@ -119,14 +118,22 @@ public final class TransposeCodec implements ArrayToArrayCodec {
     for (int k = 0; k < rank; k++) {
       step[k] = srcStrides[perm[k]];
     }
-    boolean flat = src instanceof BaseFixedWidthVector && !(src instanceof BitVector) && src.getNullCount() == 0;
+    // Fixed-width elements (complex numbers too) move as bytes; the rest element by element.
+    int width = src.getNullCount() == 0 ? Regions.flatWidth(src) : 0;
+    if (src instanceof FixedSizeListVector list && list.getDataVector().getNullCount() > 0) {
+      width = 0;
+    }
+    boolean flat = width > 0;
     FieldVector out = src.getField().createVector(allocator);
     try {
-      out.setInitialCapacity(count);
-      out.allocateNew();
-      int width = flat ? ((BaseFixedWidthVector) src).getTypeWidth() : 0;
-      ArrowBuf from = flat ? src.getDataBuffer() : null;
-      ArrowBuf to = flat ? out.getDataBuffer() : null;
+      if (flat) {
+        Regions.allocateFlat(out, count);
+      } else {
+        out.setInitialCapacity(count);
+        out.allocateNew();
+      }
+      ArrowBuf from = flat ? Regions.flatData(src) : null;
+      ArrowBuf to = flat ? Regions.flatData(out) : null;
       int[] index = new int[rank];
       long source = 0;
       for (int i = 0; i < count; i++) {
@@ -150,10 +157,9 @@ public final class TransposeCodec implements ArrayToArrayCodec {
           source -= step[k] * (dstShape[k] - 1);
         }
       }
-      if (flat) {
-        Regions.setBits(out.getValidityBuffer(), 0, count);
+      if (!flat) {
+        out.setValueCount(count);
       }
-      out.setValueCount(count);
       return out;
     } catch (RuntimeException e) {
       out.close();

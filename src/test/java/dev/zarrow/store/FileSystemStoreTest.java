@@ -1,0 +1,121 @@
+package dev.zarrow.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.zarrow.StoreException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FileSystemStoreTest extends StoreContract {
+  @TempDir Path dir;
+
+  private Path root() {
+    return dir.resolve("root");
+  }
+
+  @Override
+  protected WritableStore newStore() {
+    return FileSystemStore.open(root());
+  }
+
+  @Test
+  void keysAreFilesUnderTheRoot() throws IOException {
+    store.set("a/b/c", bytes("x"));
+    assertEquals("x", Files.readString(root().resolve("a/b/c")));
+    Files.writeString(root().resolve("made-outside"), "by hand");
+    assertEquals("by hand", text(store.get("made-outside").orElseThrow()));
+  }
+
+  @Test
+  void readsIntoTheCallersOwnDirectMemory() {
+    store.set("k", bytes("hello"));
+    for (ByteBuffer b : List.of(store.get("k").orElseThrow(), store.get("k", ByteRange.of(1, 3)).orElseThrow(),
+        store.source("k").orElseThrow().readAll())) {
+      assertTrue(b.isDirect() && !b.isReadOnly(), "fresh writable direct memory that decoders may wrap");
+    }
+  }
+
+  @Test
+  void neverListsTemporaryFiles() throws IOException {
+    store.set("a/k", bytes("1"));
+    Files.writeString(root().resolve("a/.k.12ab.zarrow-tmp"), "torn");
+    Files.writeString(root().resolve(".zarr.json.ff.zarrow-tmp"), "torn");
+    assertEquals(List.of("a/k"), store.list(""));
+    assertEquals(List.of("a/k"), store.list("a/"));
+    assertEquals(new Store.Listing(List.of("a/k"), List.of()), store.listDir("a/"));
+    assertEquals(new Store.Listing(List.of(), List.of("a/")), store.listDir(""));
+    try (var files = Files.list(root().resolve("a"))) {
+      assertEquals(2, files.count());
+    }
+  }
+
+  @Test
+  void leavesNoTemporaryFileBehind() throws IOException {
+    for (int i = 0; i < 20; i++) {
+      store.set("a/k", bytes("v" + i));
+    }
+    try (var files = Files.list(root().resolve("a"))) {
+      assertEquals(List.of("k"), files.map(p -> p.getFileName().toString()).toList());
+    }
+  }
+
+  @Test
+  void aDirectoryIsNotAKey() {
+    store.set("group/child/zarr.json", bytes("{}"));
+    assertEquals(Optional.empty(), store.get("group/child"));
+    assertEquals(Optional.empty(), store.get("group", ByteRange.of(0, 1)));
+    assertEquals(Optional.empty(), store.size("group"));
+    assertFalse(store.exists("group"));
+    store.delete("group"); // not a key: nothing to delete
+    store.delete("group/child/zarr.json/below");
+    assertTrue(store.exists("group/child/zarr.json"));
+  }
+
+  @Test
+  void refusesToWriteThroughSymbolicLinksOutOfTheRoot() throws IOException {
+    Path outside = Files.createDirectories(dir.resolve("outside"));
+    Files.createDirectories(root());
+    Files.createSymbolicLink(root().resolve("escape"), outside);
+    Path secret = Files.writeString(outside.resolve("secret"), "keep");
+    Files.createSymbolicLink(root().resolve("file-link"), secret);
+
+    var e = assertThrows(StoreException.class, () -> store.set("escape/x", bytes("evil")));
+    assertTrue(e.getMessage().contains("escape/x"), e.getMessage());
+    assertThrows(StoreException.class, () -> store.set("escape/deeper/x", bytes("evil")));
+    assertThrows(StoreException.class, () -> store.set("file-link", bytes("evil")));
+    assertEquals("keep", Files.readString(secret));
+    try (var files = Files.list(outside)) {
+      assertEquals(List.of("secret"), files.map(p -> p.getFileName().toString()).toList(),
+          "nothing, not even a directory, was made outside the root");
+    }
+  }
+
+  @Test
+  void aRootThatIsALinkIsFine() throws IOException {
+    Path real = Files.createDirectories(dir.resolve("real"));
+    Path link = Files.createSymbolicLink(dir.resolve("link"), real);
+    try (FileSystemStore s = FileSystemStore.open(link)) {
+      s.set("a/b", ByteBuffer.wrap("ok".getBytes(StandardCharsets.UTF_8)));
+      assertEquals("ok", Files.readString(real.resolve("a/b")));
+    }
+  }
+
+  @Test
+  void reportsIoErrorsAsStoreExceptions() throws IOException {
+    store.set("a/file", bytes("x"));
+    // A key below a file cannot exist: its directory would be a file.
+    var e = assertThrows(StoreException.class, () -> store.set("a/file/below", bytes("y")));
+    assertTrue(e.getMessage().contains("a/file/below"), e.getMessage());
+    assertEquals(Optional.empty(), store.get("a/file/below"));
+  }
+}

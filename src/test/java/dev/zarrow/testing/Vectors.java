@@ -1,0 +1,91 @@
+package dev.zarrow.testing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.zarrow.dtype.DataType;
+import dev.zarrow.dtype.FixedType;
+import dev.zarrow.dtype.FixedWidthType;
+import java.nio.ByteBuffer;
+import java.util.HexFormat;
+import java.util.Random;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.compare.Range;
+import org.apache.arrow.vector.compare.RangeEqualsVisitor;
+
+/** Vectors for tests: random ones of a data type, ones from element bytes, and exact comparison. */
+public final class Vectors {
+  private Vectors() {}
+
+  /**
+   * A vector of {@code count} random elements of a fixed-width {@code type}: random bits, so floats
+   * include NaNs with payloads, infinities and -0.0 (bool elements are 0 or 1).
+   */
+  public static FieldVector random(DataType type, int count, Random random, BufferAllocator allocator) {
+    if (!(type instanceof FixedWidthType fixed)) {
+      throw new IllegalArgumentException("no random generator for data type " + type.name() + "; override randomChunk");
+    }
+    byte[] bytes = new byte[count * fixed.byteWidth()];
+    random.nextBytes(bytes);
+    if (type.equals(FixedType.BOOL)) {
+      for (int i = 0; i < bytes.length; i++) {
+        bytes[i] &= 1;
+      }
+    }
+    return fromBytes(fixed, bytes, allocator);
+  }
+
+  /** A vector of a fixed-width {@code type} whose elements have the little-endian {@code bytes}. */
+  public static FieldVector fromBytes(FixedWidthType type, byte[] bytes, BufferAllocator allocator) {
+    int count = bytes.length / type.byteWidth();
+    try (ArrowBuf data = allocator.buffer(Math.max(bytes.length, 1))) {
+      data.setBytes(0, bytes);
+      return type.fromBytes(data, count, allocator);
+    }
+  }
+
+  /** The little-endian element bytes of a fixed-width vector (bool: one byte 0 or 1 each). */
+  public static byte[] bytes(FixedWidthType type, FieldVector vector) {
+    return toArray(type.toBytes(vector));
+  }
+
+  public static byte[] toArray(ByteBuffer buffer) {
+    byte[] out = new byte[buffer.remaining()];
+    buffer.duplicate().get(out);
+    return out;
+  }
+
+  /** A direct buffer holding {@code bytes}. */
+  public static ByteBuffer direct(byte[] bytes) {
+    return ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
+  }
+
+  public static String hex(byte[] bytes) {
+    return HexFormat.of().formatHex(bytes);
+  }
+
+  public static byte[] unhex(String hex) {
+    return HexFormat.of().parseHex(hex.replace(" ", ""));
+  }
+
+  /**
+   * Fails unless both vectors hold the same elements: same type, count, validity and bytes (floats
+   * compare by bits, so NaN payloads and -0.0 count), naming the first element that differs.
+   */
+  public static void assertSameValues(FieldVector expected, FieldVector actual, String what) {
+    assertEquals(expected.getField().getType(), actual.getField().getType(), what + ": Arrow type");
+    assertEquals(expected.getValueCount(), actual.getValueCount(), what + ": element count");
+    RangeEqualsVisitor visitor = new RangeEqualsVisitor(expected, actual, (a, b) -> true);
+    if (visitor.rangeEquals(new Range(0, 0, expected.getValueCount()))) {
+      return;
+    }
+    for (int i = 0; i < expected.getValueCount(); i++) {
+      if (!visitor.rangeEquals(new Range(i, i, 1))) {
+        fail(what + ": element " + i + " differs: expected " + expected.getObject(i) + ", got " + actual.getObject(i));
+      }
+    }
+    fail(what + ": vectors differ");
+  }
+}
