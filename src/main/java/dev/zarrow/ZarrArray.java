@@ -390,14 +390,13 @@ public final class ZarrArray implements ZarrNode {
   private void checkType(FieldVector data) {
     Field want = dataType.field(name());
     Field got = data.getField();
-    // The whole tree, union type ids aside: Arrow Java reports a sparse union's by its own ordinals.
+    // The whole tree: a vector with other children would fail deep inside the codecs.
     if (!Fields.sameLayout(want, got)) {
       throw new CodecException("array '" + path + "' of data type " + dataType.name() + " holds Arrow " + describe(want)
           + ", not " + describe(got));
     }
   }
 
-  /** Types compared all the way down (complex64 and complex128 are both FixedSizeList(2) at the top). */
   private static String describe(Field field) {
     return field.getChildren().isEmpty()
         ? field.getType().toString()
