@@ -300,6 +300,23 @@ class ArrowIpcCodecTest {
     assertNull(store.get("x").orElse(null));
   }
 
+  /** zarr-python's arrow-ipc (PR 3613) stores string arrays as a nullable utf8 column too. */
+  @Test
+  void stringArraysThroughArrowIpc(BufferAllocator allocator) throws Exception {
+    ChunkSpec spec = spec(dev.zarrow.dtype.VarLenType.STRING, 3);
+    ArrowIpcCodec codec = codec("{\"name\": \"arrow-ipc\", \"configuration\": {\"column_name\": \"zarr_array\"}}");
+    try (VarCharVector values = strings(allocator, "s", "\u00e9t\u00e9", "", "z");
+        VectorSchemaRoot root = new VectorSchemaRoot(List.of(values))) {
+      byte[] theirs = IpcBytes.arrowJava(List.of(root), null, IpcOption.DEFAULT, NoCompressionCodec.Factory.INSTANCE,
+          CompressionUtil.CodecType.NO_COMPRESSION, allocator);
+      try (FieldVector got = codec.decode(IpcBytes.direct(theirs), spec, allocator)) {
+        assertSameValues(values, got);
+        ByteBuffer ours = codec.encode(got, spec);
+        assertEquals("zarr_array", columnName(ours, allocator));
+      }
+    }
+  }
+
   @Test
   void refusesStreamsThatDoNotFitTheArray(BufferAllocator allocator) {
     byte[] three = int32Stream(IpcOption.DEFAULT, CompressionUtil.CodecType.NO_COMPRESSION, allocator, 1, 2, 3);
