@@ -40,11 +40,16 @@ public final class Zarr {
   public static Optional<ZarrNode> tryOpen(Store store, String path, ZarrOptions options) {
     String p = ZarrNode.normalize(path);
     String key = ZarrNode.metadataKey(p);
+    String what = key + " in " + store.describe();
+    // Refuse an oversized document before reading it: the read alone would allocate its whole size.
+    Optional<Long> size = store.size(key);
+    if (size.isPresent() && size.get() > Json.MAX_DOCUMENT_BYTES) {
+      throw new MetadataException(what + ": document of " + size.get() + " bytes exceeds the limit of " + Json.MAX_DOCUMENT_BYTES);
+    }
     Optional<ByteBuffer> bytes = store.get(key);
     if (bytes.isEmpty()) {
       return Optional.empty();
     }
-    String what = key + " in " + store.describe();
     JsonNode doc = Json.parse(bytes.get(), what);
     JsonNode type = doc.get("node_type");
     if (type != null && "group".equals(type.asText())) {

@@ -1,6 +1,8 @@
 package dev.zarrow;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.zarrow.arrow.Buffers;
+import dev.zarrow.arrow.Fields;
 import dev.zarrow.arrow.NdVector;
 import dev.zarrow.arrow.Regions;
 import dev.zarrow.codec.ChunkSpec;
@@ -328,38 +330,40 @@ public final class ZarrArray implements ZarrNode {
     List<long[]> touched = new ArrayList<>();
     grid.chunksOf(region).forEach(touched::add);
     Box array = Box.of(metadata.shape());
-    BufferAllocator allocator = data.getAllocator();
-    WorkSharing.forEach(touched, coords -> {
-      Box chunk = grid.chunkBox(coords);
-      Box part = chunk.intersect(region);
-      Box inChunk = part.relativeTo(chunk.start());
-      String key = chunkKey(coords);
-      boolean whole = part.equals(chunk.intersect(array));
-      try (FieldVector piece = part.equals(region) ? null : Regions.extract(data, region.shape(), part.relativeTo(region.start()), allocator)) {
-        FieldVector values = piece == null ? data : piece;
-        Lock lock = out.lock(key);
-        lock.lock();
-        try {
-          Optional<ByteBuffer> encoded;
-          if (whole && inChunk.covers(grid.chunkShape())) {
-            encoded = dataType.isAllFill(values, fillValue) ? Optional.empty() : Optional.of(pipeline.encode(values));
-          } else {
-            // Partial chunks keep what is stored; whole edge chunks start from the fill value.
-            Optional<ByteSource> existing = whole ? Optional.empty() : out.source(key);
-            encoded = pipeline.encodeRegion(existing, inChunk, values, allocator);
+    // Temporaries in a child allocator; data of the null type (a NullVector) has no allocator of its own.
+    try (BufferAllocator allocator = Buffers.temporaryAllocator(data, "ZarrArray.write")) {
+      WorkSharing.forEach(touched, coords -> {
+        Box chunk = grid.chunkBox(coords);
+        Box part = chunk.intersect(region);
+        Box inChunk = part.relativeTo(chunk.start());
+        String key = chunkKey(coords);
+        boolean whole = part.equals(chunk.intersect(array));
+        try (FieldVector piece = part.equals(region) ? null : Regions.extract(data, region.shape(), part.relativeTo(region.start()), allocator)) {
+          FieldVector values = piece == null ? data : piece;
+          Lock lock = out.lock(key);
+          lock.lock();
+          try {
+            Optional<ByteBuffer> encoded;
+            if (whole && inChunk.covers(grid.chunkShape())) {
+              encoded = dataType.isAllFill(values, fillValue) ? Optional.empty() : Optional.of(pipeline.encode(values));
+            } else {
+              // Partial chunks keep what is stored; whole edge chunks start from the fill value.
+              Optional<ByteSource> existing = whole ? Optional.empty() : out.source(key);
+              encoded = pipeline.encodeRegion(existing, inChunk, values, allocator);
+            }
+            if (encoded.isPresent()) {
+              out.set(key, encoded.get());
+            } else {
+              out.delete(key);
+            }
+          } finally {
+            lock.unlock();
           }
-          if (encoded.isPresent()) {
-            out.set(key, encoded.get());
-          } else {
-            out.delete(key);
-          }
-        } finally {
-          lock.unlock();
+        } catch (ZarrException e) {
+          throw e.withContext(context(coords));
         }
-      } catch (ZarrException e) {
-        throw e.withContext(context(coords));
-      }
-    }, options.executor());
+      }, options.executor());
+    }
   }
 
   /** Writes a whole chunk (borrowed; the full chunk shape, edge chunks included). */
@@ -386,23 +390,11 @@ public final class ZarrArray implements ZarrNode {
   private void checkType(FieldVector data) {
     Field want = dataType.field(name());
     Field got = data.getField();
-    if (!sameTypes(want, got)) {
+    // The whole tree: a vector with other children would fail deep inside the codecs.
+    if (!Fields.sameLayout(want, got)) {
       throw new CodecException("array '" + path + "' of data type " + dataType.name() + " holds Arrow " + describe(want)
           + ", not " + describe(got));
     }
-  }
-
-  /** Types compared all the way down (complex64 and complex128 are both FixedSizeList(2) at the top). */
-  private static boolean sameTypes(Field a, Field b) {
-    if (!a.getType().equals(b.getType()) || a.getChildren().size() != b.getChildren().size()) {
-      return false;
-    }
-    for (int i = 0; i < a.getChildren().size(); i++) {
-      if (!sameTypes(a.getChildren().get(i), b.getChildren().get(i))) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private static String describe(Field field) {

@@ -5,6 +5,7 @@ import java.nio.ByteOrder;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.ForeignAllocation;
+import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
 
 /** Moving bytes between {@link ByteBuffer}s and Arrow memory, without copying where that is safe. */
@@ -105,6 +106,17 @@ public final class Buffers {
       }
     }
     return true;
+  }
+
+  /**
+   * A child allocator of {@code vector}'s allocator for temporaries of an operation on it, named
+   * {@code name}; the caller closes it. A {@code NullVector} has no allocator (Arrow Java returns
+   * null): then a root allocator of its own serves, as temporaries of null-typed data hold no
+   * values.
+   */
+  public static BufferAllocator temporaryAllocator(org.apache.arrow.vector.ValueVector vector, String name) {
+    BufferAllocator parent = vector.getAllocator();
+    return parent != null ? parent.newChildAllocator(name, 0, Long.MAX_VALUE) : new RootAllocator();
   }
 
   /** Keeps a direct buffer reachable for as long as Arrow uses its memory. */

@@ -1,30 +1,24 @@
 package dev.zarrow.arrow;
 
-import dev.zarrow.CodecException;
 import dev.zarrow.grid.Box;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.function.IntUnaryOperator;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
-import org.apache.arrow.vector.BaseLargeVariableWidthVector;
-import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
-import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * Copies of hyper-rectangular regions between flat C-order vectors. Fixed-width vectors (and fixed
  * size lists of them, such as complex numbers) move whole runs along the last dimension with one
- * memory copy each, and so do strings and binary (utf8, binary and their large forms) without nulls,
- * with their offsets rebased; every other type goes element by element in output order.
+ * memory copy each into a preallocated output; every other type (variable width, nested, unions,
+ * ...) is built in output order from runs by {@link Gather}, which copies buffers in bulk.
  */
 public final class Regions {
   private Regions() {}
@@ -112,20 +106,12 @@ public final class Regions {
       if (width > 0 && src.getNullCount() == 0 && (!(src instanceof FixedSizeListVector l) || l.getDataVector().getNullCount() == 0)) {
         allocateFlat(out, count);
         copyInto(src, shape, region, out, region.shape(), new long[region.rank()]);
-      } else if (byteRuns(out, List.of(src))) {
-        List<Span> spans = new ArrayList<>();
-        forEachRun(shape, region, region.shape(), new long[region.rank()], (from, to, n) -> spans.add(new Span(src, from, n)));
-        concat(out, spans, count, allocator);
       } else {
-        out.setInitialCapacity(count);
-        out.allocateNew();
-        int[] next = {0};
-        forEachRun(shape, region, region.shape(), new long[region.rank()], (from, to, n) -> {
-          for (int i = 0; i < n; i++) {
-            out.copyFromSafe((int) from + i, next[0]++, src);
-          }
-        });
-        out.setValueCount(count);
+        out.close();
+        List<Gather.Run> runs = new ArrayList<>();
+        forEachRun(shape, region, region.shape(), new long[region.rank()],
+            (from, to, n) -> runs.add(new Gather.Run(src, (int) from, n)));
+        return Gather.gather(src.getField(), runs, allocator);
       }
       return out;
     } catch (RuntimeException e) {
@@ -164,17 +150,30 @@ public final class Regions {
     boolean noNulls = src.getNullCount() == 0;
     ArrowBuf srcValidity = src.getValidityBuffer();
     ArrowBuf dstValidity = dst.getValidityBuffer();
+    // Fixed-size lists carry a second bitmap: their elements' validity.
+    int size = src instanceof FixedSizeListVector l ? l.getListSize() : 0;
+    FieldVector srcItems = size > 0 ? ((FixedSizeListVector) src).getDataVector() : null;
+    ArrowBuf dstItems = size > 0 ? ((FixedSizeListVector) dst).getDataVector().getValidityBuffer() : null;
+    boolean noItemNulls = srcItems == null || srcItems.getNullCount() == 0;
     forEachRun(srcShape, region, dstShape, dstStart, (f, t, n) -> {
       to.setBytes(t * width, from, f * width, (long) n * width);
-      if (noNulls) {
-        setBits(dstValidity, t, n);
-      } else {
-        for (int i = 0; i < n; i++) {
-          BitVectorHelper.setValidityBit(dstValidity, (int) t + i, BitVectorHelper.get(srcValidity, (int) f + i));
-        }
+      copyValidity(srcValidity, f, dstValidity, t, n, noNulls);
+      if (srcItems != null) {
+        copyValidity(srcItems.getValidityBuffer(), f * size, dstItems, t * size, (long) n * size, noItemNulls);
       }
     });
   }
+
+  private static void copyValidity(ArrowBuf src, long from, ArrowBuf dst, long to, long n, boolean allValid) {
+    if (allValid) {
+      setBits(dst, to, n);
+      return;
+    }
+    for (long i = 0; i < n; i++) {
+      BitVectorHelper.setValidityBit(dst, (int) (to + i), BitVectorHelper.get(src, (int) (from + i)));
+    }
+  }
+
 
   /** Sets {@code n} bits of {@code bits} from bit {@code start}: whole bytes at once. */
   public static void setBits(ArrowBuf bits, long start, long n) {
@@ -230,19 +229,8 @@ public final class Regions {
       if (expected != count) {
         throw new IllegalStateException("pieces cover " + expected + " of " + count + " elements");
       }
-      if (byteRuns(out, pieces.stream().map(Piece::vector).toList())) {
-        concat(out, runs.stream().map(r -> new Span(r.from, r.fromIndex, r.n)).toList(), count, allocator);
-        return out;
-      }
-      out.setInitialCapacity(count);
-      out.allocateNew();
-      for (Run r : runs) {
-        for (int i = 0; i < r.n; i++) {
-          out.copyFromSafe((int) r.fromIndex + i, (int) r.to + i, r.from);
-        }
-      }
-      out.setValueCount(count);
-      return out;
+      out.close();
+      return Gather.gather(field, runs.stream().map(r -> new Gather.Run(r.from, (int) r.fromIndex, r.n)).toList(), allocator);
     } catch (RuntimeException e) {
       out.close();
       throw e;
@@ -269,145 +257,20 @@ public final class Regions {
       return base;
     }
     int count = Math.toIntExact(Box.of(shape).size());
-    FieldVector out = base.getField().createVector(allocator);
-    try {
-      if (byteRuns(out, List.of(base, data))) {
-        // Runs of the region from data, and the stretches between them from base, in output order.
-        List<Span> spans = new ArrayList<>();
-        long[] done = {0};
-        forEachRun(region.shape(), Box.of(region.shape()), shape, region.start(), (from, to, n) -> {
-          if (to > done[0]) {
-            spans.add(new Span(base, done[0], (int) (to - done[0])));
-          }
-          spans.add(new Span(data, from, n));
-          done[0] = to + n;
-        });
-        if (done[0] < count) {
-          spans.add(new Span(base, done[0], (int) (count - done[0])));
-        }
-        concat(out, spans, count, allocator);
-        return out;
+    // In output order: the region's runs from data, the stretches between them from base.
+    List<Gather.Run> runs = new ArrayList<>();
+    long[] done = {0};
+    forEachRun(region.shape(), Box.of(region.shape()), shape, region.start(), (from, to, n) -> {
+      if (to > done[0]) {
+        runs.add(new Gather.Run(base, (int) done[0], (int) (to - done[0])));
       }
-      out.setInitialCapacity(count);
-      out.allocateNew();
-      IntUnaryOperator inRegion = regionIndex(shape, region);
-      for (int i = 0; i < count; i++) {
-        int j = inRegion.applyAsInt(i);
-        if (j >= 0) {
-          out.copyFromSafe(j, i, data);
-        } else {
-          out.copyFromSafe(i, i, base);
-        }
-      }
-      out.setValueCount(count);
-      return out;
-    } catch (RuntimeException e) {
-      out.close();
-      throw e;
+      runs.add(new Gather.Run(data, (int) from, n));
+      done[0] = to + n;
+    });
+    if (done[0] < count) {
+      runs.add(new Gather.Run(base, (int) done[0], (int) (count - done[0])));
     }
-  }
-
-  /** {@code n} consecutive elements of {@code from} starting at {@code fromIndex}. */
-  private record Span(FieldVector from, long fromIndex, int n) {}
-
-  /** Bytes per offset of a vector whose elements are byte runs of one data buffer (utf8, binary, large ones), else 0. */
-  private static int offsetWidth(FieldVector vector) {
-    if (vector instanceof BaseLargeVariableWidthVector) {
-      return 8;
-    }
-    return vector instanceof BaseVariableWidthVector ? 4 : 0;
-  }
-
-  /** True when every source has {@code out}'s byte-run layout and no nulls, so runs can be copied whole. */
-  private static boolean byteRuns(FieldVector out, List<FieldVector> sources) {
-    int width = offsetWidth(out);
-    if (width == 0) {
-      return false;
-    }
-    for (FieldVector v : sources) {
-      if (offsetWidth(v) != width || v.getNullCount() > 0 || !v.getField().getType().equals(out.getField().getType())) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static long offset(FieldVector v, long index, int width) {
-    return width == 4 ? v.getOffsetBuffer().getInt(index * 4) : v.getOffsetBuffer().getLong(index * 8);
-  }
-
-  /**
-   * Loads into {@code out} (new, empty) the {@code count} elements of {@code spans} in order: one copy
-   * of each span's bytes and its offsets rebased, instead of one copy per element.
-   */
-  private static void concat(FieldVector out, List<Span> spans, int count, BufferAllocator allocator) {
-    int width = offsetWidth(out);
-    long total = 0;
-    for (Span s : spans) {
-      // Bounds-checked reads of each span's ends: the per-element loop below then reads by address.
-      total += offset(s.from, s.fromIndex + s.n, width) - offset(s.from, s.fromIndex, width);
-    }
-    if (width == 4 && total > Integer.MAX_VALUE) {
-      throw new CodecException("a region of " + count + " elements holds " + total + " bytes, more than an Arrow "
-          + out.getField().getType() + " vector addresses (2 GiB): read a smaller region, or use the large type");
-    }
-    try (ArrowBuf offsets = allocator.buffer((long) (count + 1) * width);
-        ArrowBuf data = allocator.buffer(total)) {
-      long to = offsets.memoryAddress();
-      long at = 0;
-      long position = 0;
-      putOffset(to, 0, 0, width);
-      for (Span s : spans) {
-        long start = offset(s.from, s.fromIndex, width);
-        long length = offset(s.from, s.fromIndex + s.n, width) - start;
-        if (length > 0) {
-          data.setBytes(position, s.from.getDataBuffer(), start, length);
-        }
-        long from = s.from.getOffsetBuffer().memoryAddress() + s.fromIndex * width;
-        long shift = position - start;
-        if (width == 4) {
-          for (int i = 1; i <= s.n; i++) {
-            MemoryUtil.putInt(to + (at + i) * 4, (int) (MemoryUtil.getInt(from + 4L * i) + shift));
-          }
-        } else {
-          for (int i = 1; i <= s.n; i++) {
-            MemoryUtil.putLong(to + (at + i) * 8, MemoryUtil.getLong(from + 8L * i) + shift);
-          }
-        }
-        at += s.n;
-        position += length;
-      }
-      out.loadFieldBuffers(new ArrowFieldNode(count, 0), List.of(allocator.getEmpty(), offsets, data));
-    }
-  }
-
-  private static void putOffset(long address, long index, long value, int width) {
-    if (width == 4) {
-      MemoryUtil.putInt(address + index * 4, (int) value);
-    } else {
-      MemoryUtil.putLong(address + index * 8, value);
-    }
-  }
-
-  /** Maps a flat index of {@code shape} to its flat index within {@code region}, or -1 when outside. */
-  private static IntUnaryOperator regionIndex(long[] shape, Box region) {
-    int rank = shape.length;
-    return i -> {
-      long rest = i;
-      long inner = 0;
-      long stride = 1;
-      for (int d = rank - 1; d >= 0; d--) {
-        long c = rest % shape[d];
-        rest /= shape[d];
-        long rel = c - region.start(d);
-        if (rel < 0 || rel >= region.shape(d)) {
-          return -1;
-        }
-        inner += rel * stride;
-        stride *= region.shape(d);
-      }
-      return (int) inner;
-    };
+    return Gather.gather(base.getField(), runs, allocator);
   }
 
   /** Receives one run: {@code n} consecutive elements from flat index {@code from} to flat index {@code to}. */

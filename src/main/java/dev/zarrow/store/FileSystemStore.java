@@ -213,15 +213,10 @@ public final class FileSystemStore implements WritableStore {
     Path dir = target.getParent();
     Path tmp = null;
     try {
-      // Check where the directory would be made before making it: a link out of the root must not
-      // get even an empty directory created at its far end.
-      Path existing = dir;
-      while (!Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
-        existing = existing.getParent();
-      }
-      checkInsideRoot(existing, key);
+      // Check before creating anything: a symbolic link on the way must not make directories outside.
+      checkInsideRoot(key, existingAncestor(dir));
       Files.createDirectories(dir);
-      checkInsideRoot(dir, key);
+      checkInsideRoot(key, dir);
       if (Files.isSymbolicLink(target)) {
         throw new StoreException("refusing to write key " + key + ": it is a symbolic link in " + describe());
       }
@@ -248,12 +243,6 @@ public final class FileSystemStore implements WritableStore {
     }
   }
 
-  private void checkInsideRoot(Path dir, String key) throws IOException {
-    if (!dir.toRealPath().startsWith(realRoot)) {
-      throw new StoreException("refusing to write key " + key + ": its directory leaves the root of " + describe());
-    }
-  }
-
   @Override
   public java.util.concurrent.locks.Lock lock(String key) {
     return LOCKS.lock(realRoot + "/" + Keys.check(key));
@@ -263,6 +252,10 @@ public final class FileSystemStore implements WritableStore {
   public void delete(String key) {
     Path path = path(key);
     try {
+      if (!Files.isDirectory(path.getParent())) {
+        return;
+      }
+      checkInsideRoot(key, path.getParent());
       Files.deleteIfExists(path);
     } catch (IOException e) {
       if (Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
@@ -270,6 +263,23 @@ public final class FileSystemStore implements WritableStore {
       }
       // a directory or a path through a file: no such key
     }
+  }
+
+  /** Refuses a write of {@code key} whose directory {@code dir} (which exists) resolves outside the root. */
+  private void checkInsideRoot(String key, Path dir) throws IOException {
+    if (!dir.toRealPath().startsWith(realRoot)) {
+      throw new StoreException("refusing to change key " + key + ": its directory leaves the root of " + describe()
+          + " through a symbolic link");
+    }
+  }
+
+  /** The deepest existing directory on the way to {@code dir} (at worst the root). */
+  private Path existingAncestor(Path dir) {
+    Path p = dir;
+    while (!p.equals(root) && !Files.exists(p)) {
+      p = p.getParent();
+    }
+    return p;
   }
 
   private static boolean isTemporary(Path file) {

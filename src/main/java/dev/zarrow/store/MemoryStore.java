@@ -36,6 +36,16 @@ public final class MemoryStore implements WritableStore {
     return Optional.of(value.slice((int) range.start(size), (int) range.length(size)));
   }
 
+  /**
+   * A view of the value as it is now: later range reads (a shard's index, then its inner chunks) must
+   * all see one value even when the key is replaced meanwhile.
+   */
+  @Override
+  public Optional<ByteSource> source(String key) {
+    ByteBuffer value = values.get(Keys.check(key));
+    return value == null ? Optional.empty() : Optional.of(ByteSource.of(value));
+  }
+
   @Override
   public Optional<Long> size(String key) {
     ByteBuffer value = values.get(Keys.check(key));

@@ -27,9 +27,9 @@ import org.apache.arrow.vector.util.DictionaryUtility;
 import org.junit.jupiter.api.Assumptions;
 
 /** Where the Arrow JSON-integration files used by the tests live, and how to read them. */
-final class ArrowJsonFiles {
+public final class ArrowJsonFiles {
   /** Lenient like Arrow's own readers: integration files may hold NaN and infinities. */
-  static final JsonMapper MAPPER =
+  public static final JsonMapper MAPPER =
       JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
   private ArrowJsonFiles() {}
@@ -39,7 +39,7 @@ final class ArrowJsonFiles {
    * beside the checkout, else {@code /work/shared/arrow-golden}. Missing, they fail the run on CI
    * ({@code CI=true}) and skip the test loudly elsewhere.
    */
-  static Path goldenDir() {
+  public static Path goldenDir() {
     for (Path candidate :
         List.of(Path.of("..", "shared", "arrow-golden"), Path.of("/work/shared/arrow-golden"))) {
       if (Files.isDirectory(candidate)) {
@@ -58,7 +58,7 @@ final class ArrowJsonFiles {
   }
 
   /** The gold files {@code generated_*.json.gz}, sorted by name. */
-  static List<Path> goldenFiles() {
+  public static List<Path> goldenFiles() {
     try (Stream<Path> files = Files.list(goldenDir())) {
       return files
           .filter(p -> p.getFileName().toString().matches("generated_.*\\.json\\.gz"))
@@ -70,12 +70,12 @@ final class ArrowJsonFiles {
   }
 
   /** The case name of a gold file: {@code generated_map.json.gz} gives {@code map}. */
-  static String caseName(Path golden) {
+  public static String caseName(Path golden) {
     return golden.getFileName().toString().replaceAll("^generated_|\\.json\\.gz$", "");
   }
 
   /** The project's own fixtures, {@code arrow-json-fixtures/*.json}, sorted by name. */
-  static List<Path> fixtureFiles() {
+  public static List<Path> fixtureFiles() {
     try (Stream<Path> files = Files.list(Path.of("arrow-json-fixtures"))) {
       return files
           .filter(p -> p.getFileName().toString().endsWith(".json"))
@@ -87,7 +87,7 @@ final class ArrowJsonFiles {
   }
 
   /** Reads a JSON file, gunzipping it when its name ends in {@code .gz}. */
-  static JsonNode read(Path file) throws IOException {
+  public static JsonNode read(Path file) throws IOException {
     try (InputStream in = Files.newInputStream(file)) {
       return MAPPER.readTree(
           file.toString().endsWith(".gz") ? new GZIPInputStream(in) : in);
@@ -98,7 +98,7 @@ final class ArrowJsonFiles {
    * Copies a file to {@code dir}, gunzipped when its name ends in {@code .gz}: Arrow Java's
    * JsonFileReader reads only plain files.
    */
-  static Path plain(Path file, Path dir) throws IOException {
+  public static Path plain(Path file, Path dir) throws IOException {
     Path target = dir.resolve(file.getFileName().toString().replaceAll("\\.gz$", ""));
     try (InputStream in = Files.newInputStream(file)) {
       Files.copy(file.toString().endsWith(".gz") ? new GZIPInputStream(in) : in, target);
@@ -107,7 +107,7 @@ final class ArrowJsonFiles {
   }
 
   /** Compact JSON text, the form in which round trips are compared. */
-  static String text(JsonNode node) {
+  public static String text(JsonNode node) {
     try {
       return MAPPER.writeValueAsString(node);
     } catch (JsonProcessingException e) {
@@ -116,7 +116,7 @@ final class ArrowJsonFiles {
   }
 
   /** A test body that uses an allocator. */
-  interface AllocatorBody {
+  public interface AllocatorBody {
     void run(BufferAllocator allocator) throws Exception;
   }
 
@@ -124,7 +124,7 @@ final class ArrowJsonFiles {
    * Runs {@code body} with a fresh allocator and fails if it leaves any memory allocated: a check
    * per dynamic test, where {@code AllocatorExtension} checks once per test factory.
    */
-  static void withAllocator(AllocatorBody body) throws Exception {
+  public static void withAllocator(AllocatorBody body) throws Exception {
     try (RootAllocator allocator = new RootAllocator()) {
       body.run(allocator);
       assertEquals(0, allocator.getAllocatedMemory(), "memory left allocated");
@@ -132,7 +132,7 @@ final class ArrowJsonFiles {
   }
 
   /** Arrow Java's JsonFileReader hands out fields in memory form (dictionary index types). */
-  static List<Field> memoryFormat(List<Field> fields, BufferAllocator allocator) {
+  public static List<Field> memoryFormat(List<Field> fields, BufferAllocator allocator) {
     Map<Long, Dictionary> dictionaries = new HashMap<>();
     try {
       List<Field> converted = new ArrayList<>();

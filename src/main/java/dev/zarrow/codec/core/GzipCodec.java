@@ -2,7 +2,6 @@ package dev.zarrow.codec.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.zarrow.CodecException;
 import dev.zarrow.CorruptChunkException;
 import dev.zarrow.MetadataException;
 import dev.zarrow.codec.BytesToBytesCodec;
@@ -23,8 +22,10 @@ import java.util.zip.GZIPOutputStream;
  * <p>Spec: zarr-specs v3 codecs/gzip. Configuration: {@code {"level": 0..9}}.
  */
 public final class GzipCodec implements BytesToBytesCodec {
-  /** The most bytes one ByteBuffer can hold. */
-  private static final long MAX_BUFFER = Integer.MAX_VALUE - 16;
+  /** The most bytes one direct buffer holds. */
+  private static final long MAX_BUFFER = Integer.MAX_VALUE - 8;
+  /** Deflate's largest expansion is 1032:1 (a 258-byte match per two bits); 1040 leaves room for headers. */
+  private static final long MAX_RATIO = 1040;
 
   private final int level;
 
@@ -60,11 +61,13 @@ public final class GzipCodec implements BytesToBytesCodec {
 
   @Override
   public ByteBuffer decode(ByteBuffer bytes, long expectedSize, long maxSize) {
-    long limit = Math.max(0, Math.min(maxSize, MAX_BUFFER));
-    if (expectedSize > limit) {
-      throw new CodecException("codec gzip: cannot decode a chunk of " + expectedSize + " bytes, more than the limit of " + limit);
+    // A buffer holds at most 2^31 - 1 bytes, and deflate cannot expand past its ratio.
+    long possible = Math.min(MAX_BUFFER, MAX_RATIO * bytes.remaining());
+    if (expectedSize > possible) {
+      throw new CorruptChunkException("codec gzip: " + bytes.remaining() + " bytes cannot decompress to the "
+          + expectedSize + " bytes expected");
     }
-    long cap = expectedSize >= 0 ? expectedSize : limit;
+    long cap = expectedSize >= 0 ? expectedSize : Math.min(Math.max(0, maxSize), possible);
     // Small chunks get small buffers: the JDK's default of 64 KiB each dominates their cost.
     int step = (int) Math.max(512, Math.min(1 << 16, Math.max(cap + 1, bytes.remaining())));
     try (InputStream in = new GZIPInputStream(new ByteBufferInput(bytes.duplicate()), step)) {

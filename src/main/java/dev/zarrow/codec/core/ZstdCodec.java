@@ -6,7 +6,6 @@ import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
-import dev.zarrow.CodecException;
 import dev.zarrow.CorruptChunkException;
 import dev.zarrow.MetadataException;
 import dev.zarrow.codec.BytesToBytesCodec;
@@ -20,13 +19,19 @@ import java.util.List;
  * {@code zstd}: Zstandard through zstd-jni, direct buffer to direct buffer. When the decoded size is
  * known (fixed-size chunks) the output is allocated once at that size and a frame that would exceed it
  * is refused; otherwise the frame's declared size is checked against the cap before allocating, and
- * frames without one are streamed into a buffer that may grow only up to the cap.
+ * frames without one are streamed into a buffer that may grow only up to the cap. Sizes that no input
+ * of the given length can decode to (more than 32768 bytes per input byte) are refused up front.
  *
  * <p>Spec: zarr-specs v3 codecs/zstd. Configuration: {@code {"level": int, "checksum": bool}}.
  */
 public final class ZstdCodec implements BytesToBytesCodec {
-  /** The most bytes one ByteBuffer can hold (with room for the one-past-the-limit probe). */
-  private static final long MAX_BUFFER = Integer.MAX_VALUE - 16;
+  /** The most bytes one direct buffer holds. */
+  private static final long MAX_BUFFER = Integer.MAX_VALUE - 8;
+  /**
+   * The most bytes one input byte can decode to: an RLE block (3-byte header and 1 byte) repeats its
+   * byte for at most a full block of 128 KiB.
+   */
+  private static final long MAX_RATIO = (128 << 10) / 4;
 
   private final int level;
   private final boolean checksum;
@@ -55,46 +60,60 @@ public final class ZstdCodec implements BytesToBytesCodec {
 
   @Override
   public ByteBuffer decode(ByteBuffer bytes, long expectedSize, long maxSize) {
-    if (!bytes.hasRemaining()) {
-      throw new CorruptChunkException("codec zstd: no frame (0 bytes)");
-    }
-    long limit = Math.max(0, Math.min(maxSize, MAX_BUFFER));
     ByteBuffer src = direct(bytes);
+    // A buffer holds at most 2^31 - 1 bytes, and a frame cannot expand past the RLE-block ratio.
+    long cap = Math.min(Math.min(maxSize, MAX_BUFFER), MAX_RATIO * src.remaining());
     try (ZstdDecompressCtx ctx = new ZstdDecompressCtx()) {
-      if (expectedSize >= 0) {
-        if (expectedSize > limit) {
-          throw new CodecException("codec zstd: cannot decode a chunk of " + expectedSize + " bytes, more than the limit of " + limit);
-        }
-        return exact(ctx, src, expectedSize);
-      }
       long declared = Zstd.getDirectByteBufferFrameContentSize(src, src.position(), src.remaining());
       boolean oneFrame =
           declared >= 0
               && Zstd.findDirectByteBufferFrameCompressedSize(src, src.position(), src.remaining()) == src.remaining();
-      if (oneFrame) {
-        if (declared > limit) {
-          throw new CorruptChunkException("codec zstd: frame declares " + declared + " bytes, more than the limit of " + limit);
+      if (oneFrame && declared > cap) {
+        throw new CorruptChunkException("codec zstd: a frame of " + src.remaining() + " bytes declares "
+            + declared + " decoded bytes, more than the limit of " + cap);
+      }
+      if (expectedSize >= 0) {
+        if (expectedSize > cap || (oneFrame && declared != expectedSize)) {
+          throw new CorruptChunkException("codec zstd: " + src.remaining() + " bytes"
+              + (oneFrame ? " declaring " + declared : "") + " cannot decode to the " + expectedSize + " bytes expected");
         }
+        // Frames without a declared size take the streaming decoder whether or not the size is known:
+        // libzstd's one-shot decoder refuses some frames its streaming decoder accepts, and a chunk must
+        // not decode or fail depending on which caller asks.
+        ByteBuffer out = oneFrame ? exact(ctx, src, expectedSize) : streamed(ctx, src, expectedSize, expectedSize);
+        if (out.remaining() != expectedSize) {
+          throw new CorruptChunkException("codec zstd: decompressed to " + out.remaining() + " bytes, expected " + expectedSize);
+        }
+        return out;
+      }
+      if (oneFrame) {
         return exact(ctx, src, declared);
       }
-      return streamed(ctx, src, limit);
+      return streamed(ctx, src, Math.max(4096, 4L * src.remaining()), cap);
     } catch (ZstdException e) {
       throw new CorruptChunkException("codec zstd: " + e.getMessage(), e);
     }
   }
 
-  /** Decompresses straight into the target (Arrow memory on the read path): no buffer of its own, no copy. */
+  /**
+   * Decompresses straight into the target (Arrow memory on the read path) when the frame declares
+   * exactly the target's size; any other input takes {@link #decode}'s checked path and a copy, so a
+   * chunk decodes (or fails) the same way whichever path reads it.
+   */
   @Override
   public void decodeInto(ByteBuffer bytes, ByteBuffer target) {
-    if (!target.isDirect() || target.isReadOnly()) {
+    int size = target.remaining();
+    ByteBuffer src = bytes.hasRemaining() ? direct(bytes) : bytes;
+    boolean oneShot =
+        target.isDirect()
+            && !target.isReadOnly()
+            && src.hasRemaining()
+            && Zstd.getDirectByteBufferFrameContentSize(src, src.position(), src.remaining()) == size
+            && Zstd.findDirectByteBufferFrameCompressedSize(src, src.position(), src.remaining()) == src.remaining();
+    if (!oneShot) {
       BytesToBytesCodec.super.decodeInto(bytes, target);
       return;
     }
-    if (!bytes.hasRemaining()) {
-      throw new CorruptChunkException("codec zstd: no frame (0 bytes)");
-    }
-    ByteBuffer src = direct(bytes);
-    int size = target.remaining();
     try (ZstdDecompressCtx ctx = new ZstdDecompressCtx()) {
       int n = ctx.decompressDirectByteBuffer(target, target.position(), size, src, src.position(), src.remaining());
       if (n != size) {
@@ -114,28 +133,23 @@ public final class ZstdCodec implements BytesToBytesCodec {
     return dst;
   }
 
-  /**
-   * Frames without a declared size (or several frames): decompress into a buffer that grows up to one
-   * byte past {@code limit}, so that a stream of exactly the limit is told from a longer one.
-   */
-  private static ByteBuffer streamed(ZstdDecompressCtx ctx, ByteBuffer input, long limit) {
+  private static ByteBuffer streamed(ZstdDecompressCtx ctx, ByteBuffer input, long initial, long maxSize) {
     ByteBuffer src = input.duplicate();
-    long cap = limit + 1;
-    ByteBuffer dst = ByteBuffer.allocateDirect((int) Math.min(cap, Math.max(4096, 4L * src.remaining())));
+    ByteBuffer dst = ByteBuffer.allocateDirect((int) Math.min(maxSize, initial));
     while (true) {
-      int consumed = src.position();
-      int produced = dst.position();
-      boolean flushed = ctx.decompressDirectByteBufferStream(dst, src);
-      if (dst.position() > limit) {
-        throw new CorruptChunkException("codec zstd: decompresses to more than the limit of " + limit + " bytes");
-      }
-      if (flushed && !src.hasRemaining()) {
+      int before = src.position() + dst.position();
+      boolean frameDone = ctx.decompressDirectByteBufferStream(dst, src);
+      if (frameDone && !src.hasRemaining()) {
         return dst.flip();
       }
-      if (!dst.hasRemaining()) {
-        dst = ByteBuffer.allocateDirect((int) Math.min(cap, 2L * dst.capacity())).put(dst.flip());
-      } else if (!src.hasRemaining() || (src.position() == consumed && dst.position() == produced)) {
-        // Room to write and nothing left (or nothing taken) to read: the frame ends early.
+      // A call with a full output may still finish the frame (its checksum): grow only when stuck.
+      boolean progressed = src.position() + dst.position() != before;
+      if (!progressed && !dst.hasRemaining()) {
+        if (dst.capacity() >= maxSize) {
+          throw new CorruptChunkException("codec zstd: decompresses to more than the limit of " + maxSize + " bytes");
+        }
+        dst = ByteBuffer.allocateDirect((int) Math.min(maxSize, 2L * dst.capacity())).put(dst.flip());
+      } else if (!progressed) {
         throw new CorruptChunkException("codec zstd: truncated frame");
       }
     }

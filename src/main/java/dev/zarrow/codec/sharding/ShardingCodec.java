@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.CodecException;
 import dev.zarrow.MetadataException;
 import dev.zarrow.ZarrException;
+import dev.zarrow.arrow.Buffers;
 import dev.zarrow.arrow.Regions;
 import dev.zarrow.codec.ArrayToBytesCodec;
 import dev.zarrow.codec.ChunkSpec;
@@ -242,7 +243,7 @@ public final class ShardingCodec implements ArrayToBytesCodec {
       throw new CodecException("codec sharding_indexed: a " + spec + " needs " + spec.size() + " elements, got " + chunk.getValueCount());
     }
     long[] shardShape = Regions.toLong(spec.shape());
-    try (BufferAllocator temp = chunk.getAllocator().newChildAllocator("sharding_indexed encode", 0, Long.MAX_VALUE)) {
+    try (BufferAllocator temp = Buffers.temporaryAllocator(chunk, "sharding_indexed encode")) {
       List<ByteBuffer> encoded = WorkSharing.map(IntStream.range(0, l.count).boxed().toList(), i -> inInner(l, i, () -> {
         Box box = l.box(i);
         if (box.covers(spec.shape())) {
