@@ -1,0 +1,14 @@
+/**
+ * Zarr arrays and groups as streams of Arrow record batches, and Arrow tables written into groups.
+ *
+ * <p>A <b>group table</b> is a group whose 1-D child arrays are the columns of one Arrow schema.
+ * {@link dev.zarrow.table.TableLayout} is its on-disk description (the group attribute {@code
+ * zarrow_table}: the original Arrow schema in the JSON-integration spelling and the child node
+ * that holds each field), so that the exact schema (names, including duplicates and names that are
+ * not valid node names, types, nullability, metadata, dictionaries) comes back on export. A group
+ * without that attribute still reads as a table of its aligned 1-D arrays.
+ *
+ * <p>Depends on {@code dev.zarrow} (arrays, groups), {@code dev.zarrow.arrow} and {@code
+ * dev.zarrow.dtype}; nothing below {@code dev.zarrow} depends on it.
+ */
+package dev.zarrow.table;
