@@ -12,6 +12,7 @@ import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.store.MemoryStore;
 import dev.zarrow.store.WritableStore;
 import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.Boxes;
 import dev.zarrow.testing.Seeds;
 import java.nio.file.Path;
 import java.util.List;
@@ -49,11 +50,11 @@ class ArrayReadWriteTest {
       java.util.Arrays.fill(reference, -1);
       Random random = Seeds.random("regions " + shape.length + "-d");
       for (int round = 0; round < 20; round++) {
-        Box region = randomBox(random, shape);
+        Box region = Boxes.random(random, shape);
         try (IntVector data = new IntVector("x", allocator)) {
           data.allocateNew((int) region.size());
           int[] i = {0};
-          forEach(region, shape, flat -> {
+          Boxes.forEachFlat(region, shape, flat -> {
             int v = random.nextInt(1000);
             data.set(i[0]++, v);
             reference[(int) flat] = v;
@@ -61,12 +62,12 @@ class ArrayReadWriteTest {
           data.setValueCount((int) region.size());
           array.write(region, data);
         }
-        Box read = randomBox(random, shape);
+        Box read = Boxes.random(random, shape);
         try (NdVector got = Zarr.openArray(store, "a/b").read(read, allocator)) {
           assertArrayEquals(read.shape(), got.shape());
           IntVector v = (IntVector) got.vector();
           int[] i = {0};
-          forEach(read, shape, flat -> assertEquals(reference[(int) flat], v.get(i[0]++), "element " + flat));
+          Boxes.forEachFlat(read, shape, flat -> assertEquals(reference[(int) flat], v.get(i[0]++), "element " + flat));
         }
       }
       try (NdVector all = array.read(allocator)) {
@@ -100,32 +101,4 @@ class ArrayReadWriteTest {
     }
   }
 
-  static Box randomBox(Random random, long[] shape) {
-    long[] start = new long[shape.length];
-    long[] size = new long[shape.length];
-    for (int d = 0; d < shape.length; d++) {
-      start[d] = random.nextInt((int) shape[d]);
-      size[d] = 1 + random.nextInt((int) (shape[d] - start[d]));
-    }
-    return new Box(start, size);
-  }
-
-  /** Visits the flat index (in the array) of every element of {@code box}, in C order. */
-  static void forEach(Box box, long[] shape, java.util.function.LongConsumer visit) {
-    long n = box.size();
-    long[] idx = new long[box.rank()];
-    for (long k = 0; k < n; k++) {
-      long flat = 0;
-      for (int d = 0; d < box.rank(); d++) {
-        flat = flat * shape[d] + box.start(d) + idx[d];
-      }
-      visit.accept(flat);
-      for (int d = box.rank() - 1; d >= 0; d--) {
-        if (++idx[d] < box.shape(d)) {
-          break;
-        }
-        idx[d] = 0;
-      }
-    }
-  }
 }

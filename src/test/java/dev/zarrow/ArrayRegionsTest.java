@@ -15,6 +15,7 @@ import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.store.MemoryStore;
 import dev.zarrow.store.WritableStore;
 import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.Boxes;
 import dev.zarrow.testing.Seeds;
 import dev.zarrow.testing.Vectors;
 import java.nio.file.Path;
@@ -108,16 +109,16 @@ class ArrayRegionsTest {
       System.arraycopy(fill, 0, reference, i * width, width);
     }
     for (int round = 0; round < 10; round++) {
-      Box region = randomBox(random, layout.shape);
+      Box region = Boxes.random(random, layout.shape);
       int count = Math.toIntExact(region.size());
       byte[] values = round % 4 == 3 ? repeat(fill, count) : randomElements(type, random, count);
       try (FieldVector data = Vectors.fromBytes(type, values, allocator)) {
         array.write(region, data);
       }
       int[] k = {0};
-      forEach(region, layout.shape, flat -> System.arraycopy(values, k[0]++ * width, reference, (int) flat * width, width));
+      Boxes.forEachFlat(region, layout.shape, flat -> System.arraycopy(values, k[0]++ * width, reference, (int) flat * width, width));
 
-      Box read = round == 9 ? Box.of(layout.shape) : randomBox(random, layout.shape);
+      Box read = round == 9 ? Box.of(layout.shape) : Boxes.random(random, layout.shape);
       try (NdVector got = array.read(read, allocator)) {
         assertArrayEquals(read.shape(), got.shape());
         assertEquals(type.field("x").getType(), got.vector().getField().getType());
@@ -149,7 +150,7 @@ class ArrayRegionsTest {
           byte[] all = Vectors.bytes(type, whole);
           long[] chunkShape = Arrays.stream(layout.chunks).asLongStream().toArray();
           int[] k = {0};
-          forEach(Box.of(chunkShape), chunkShape, flat -> {
+          Boxes.forEachFlat(Box.of(chunkShape), chunkShape, flat -> {
             long[] at = unflatten(flat, chunkShape);
             boolean outside = false;
             for (int d = 0; d < at.length; d++) {
@@ -188,18 +189,8 @@ class ArrayRegionsTest {
   static byte[] gather(byte[] reference, Box box, long[] shape, int width) {
     byte[] out = new byte[Math.toIntExact(box.size()) * width];
     int[] k = {0};
-    forEach(box, shape, flat -> System.arraycopy(reference, (int) flat * width, out, k[0]++ * width, width));
+    Boxes.forEachFlat(box, shape, flat -> System.arraycopy(reference, (int) flat * width, out, k[0]++ * width, width));
     return out;
-  }
-
-  static Box randomBox(Random random, long[] shape) {
-    long[] start = new long[shape.length];
-    long[] size = new long[shape.length];
-    for (int d = 0; d < shape.length; d++) {
-      start[d] = random.nextInt((int) shape[d]);
-      size[d] = 1 + random.nextInt((int) (shape[d] - start[d]));
-    }
-    return new Box(start, size);
   }
 
   static long[] unflatten(long flat, long[] shape) {
@@ -211,22 +202,4 @@ class ArrayRegionsTest {
     return out;
   }
 
-  /** Visits the flat index (in an array of {@code shape}) of every element of {@code box}, in C order. */
-  static void forEach(Box box, long[] shape, java.util.function.LongConsumer visit) {
-    long n = box.size();
-    long[] idx = new long[box.rank()];
-    for (long k = 0; k < n; k++) {
-      long flat = 0;
-      for (int d = 0; d < box.rank(); d++) {
-        flat = flat * shape[d] + box.start(d) + idx[d];
-      }
-      visit.accept(flat);
-      for (int d = box.rank() - 1; d >= 0; d--) {
-        if (++idx[d] < box.shape(d)) {
-          break;
-        }
-        idx[d] = 0;
-      }
-    }
-  }
 }

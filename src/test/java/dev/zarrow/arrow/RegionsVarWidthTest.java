@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.zarrow.grid.Box;
 import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.Boxes;
 import dev.zarrow.testing.Seeds;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,16 +69,6 @@ class RegionsVarWidthTest {
     return out;
   }
 
-  private static Box randomBox(Random random, long[] shape) {
-    long[] start = new long[shape.length];
-    long[] size = new long[shape.length];
-    for (int d = 0; d < shape.length; d++) {
-      start[d] = random.nextInt((int) shape[d]);
-      size[d] = 1 + random.nextInt((int) (shape[d] - start[d]));
-    }
-    return new Box(start, size);
-  }
-
   /** Flat indices (in shape) of the elements of box, in C order. */
   private static List<Integer> flats(Box box, long[] shape) {
     List<Integer> out = new ArrayList<>();
@@ -104,7 +95,7 @@ class RegionsVarWidthTest {
     byte[][] base = random(random, n, nulls);
     try (FieldVector src = vector(field, base, allocator)) {
       for (int round = 0; round < 30; round++) {
-        Box box = randomBox(random, SHAPE);
+        Box box = Boxes.random(random, SHAPE);
         List<Integer> flats = flats(box, SHAPE);
         // extract
         try (FieldVector part = Regions.extract(src, SHAPE, box, allocator)) {

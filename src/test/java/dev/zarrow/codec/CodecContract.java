@@ -17,6 +17,7 @@ import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.store.ByteSource;
 import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.Boxes;
 import dev.zarrow.testing.Seeds;
 import dev.zarrow.testing.Vectors;
 import java.nio.ByteBuffer;
@@ -180,7 +181,7 @@ public abstract class CodecContract {
       try (FieldVector chunk = randomChunk(spec, random, allocator)) {
         ByteSource source = ByteSource.of(Vectors.direct(encode(pipeline, chunk)));
         for (int round = 0; round < 4; round++) {
-          Box region = round == 0 ? Box.of(shape) : randomBox(random, shape);
+          Box region = round == 0 ? Box.of(shape) : Boxes.random(random, shape);
           try (FieldVector expected = Regions.extract(chunk, shape, region, allocator);
               FieldVector got = pipeline.decodeRegion(source, region, allocator)) {
             Vectors.assertSameValues(expected, got, describe(spec) + " region " + region);
@@ -201,7 +202,7 @@ public abstract class CodecContract {
       long[] shape = Regions.toLong(spec.shape());
       try (FieldVector base = randomChunk(spec, random, allocator)) {
         ByteSource existing = ByteSource.of(Vectors.direct(encode(pipeline, base)));
-        Box region = randomBox(random, shape);
+        Box region = Boxes.random(random, shape);
         try (FieldVector data = randomChunk(spec.withShape(toInt(region.shape())), random, allocator);
             FieldVector before = copy(base, allocator)) {
           FieldVector expected = Regions.overlay(before, shape, region, data, allocator);
@@ -223,7 +224,7 @@ public abstract class CodecContract {
         }
       }
       // A region written with the fill value into a missing chunk leaves nothing to store.
-      Box region = randomBox(random, shape);
+      Box region = Boxes.random(random, shape);
       try (FieldVector fill = spec.dataType().filled(allocator, Math.toIntExact(region.size()), spec.fillValue())) {
         assertEquals(Optional.empty(), pipeline.encodeRegion(Optional.empty(), region, fill, allocator),
             describe(spec) + ": a chunk of fill values is not stored");
@@ -363,20 +364,6 @@ public abstract class CodecContract {
   }
 
   // ---- shared helpers for subclasses ----
-
-  /** A random non-empty box inside {@code shape} (the whole 0-d box for rank 0; empty for empty shapes). */
-  protected static Box randomBox(Random random, long[] shape) {
-    long[] start = new long[shape.length];
-    long[] size = new long[shape.length];
-    for (int d = 0; d < shape.length; d++) {
-      if (shape[d] == 0) {
-        return Box.of(shape);
-      }
-      start[d] = random.nextInt((int) shape[d]);
-      size[d] = 1 + random.nextInt((int) (shape[d] - start[d]));
-    }
-    return new Box(start, size);
-  }
 
   protected static int[] toInt(long[] shape) {
     int[] out = new int[shape.length];

@@ -16,6 +16,7 @@ import dev.zarrow.dtype.VarLenType;
 import dev.zarrow.grid.Box;
 import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.Boxes;
 import dev.zarrow.testing.NodePeer;
 import dev.zarrow.testing.PeerValues;
 import dev.zarrow.testing.Seeds;
@@ -56,7 +57,7 @@ class VlenZarritaInteropTest {
     // zarrow's default codecs for string (vlen-utf8, zstd); random partial writes leave chunks missing.
     ZarrArray d1 = create(store, "strings/default_1d", ArraySpec.of(VarLenType.STRING, 23).chunks(5), "");
     for (int i = 0; i < 3; i++) {
-      write(d1, randomBox(random, d1.shape()), random, allocator);
+      write(d1, Boxes.random(random, d1.shape()), random, allocator);
     }
     // 2-d with edge chunks, a non-empty fill value, no compression.
     ZarrArray d2 = create(store, "strings/2d_fill_na", ArraySpec.of(VarLenType.STRING, 5, 7).chunks(2, 3)
@@ -139,8 +140,4 @@ class VlenZarritaInteropTest {
     }
   }
 
-  private static Box randomBox(Random random, long[] shape) {
-    long start = random.nextInt((int) shape[0]);
-    return new Box(new long[] {start}, new long[] {1 + random.nextInt((int) (shape[0] - start))});
-  }
 }

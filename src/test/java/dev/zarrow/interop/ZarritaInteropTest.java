@@ -27,6 +27,7 @@ import dev.zarrow.grid.ChunkKeyEncoding;
 import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.Boxes;
 import dev.zarrow.testing.NodePeer;
 import dev.zarrow.testing.PeerValues;
 import dev.zarrow.testing.Seeds;
@@ -266,7 +267,7 @@ class ZarritaInteropTest {
         }
       }
       for (int k = 0; k < REGIONS_PER_ARRAY; k++) {
-        Box region = randomBox(random, shape);
+        Box region = Boxes.random(random, shape);
         try (NdVector got = array.read(region, allocator)) {
           assertArrayEquals(region.shape(), got.shape(), "region " + region);
           PeerValues.assertSameValues(expected(values, shape, region), PeerVectors.values(got.vector()),
@@ -612,7 +613,7 @@ class ZarritaInteropTest {
     /** Overwrites a random region with what a random region of the same shape holds (any data type). */
     void copyRegion(ZarrArray a, Written w) {
       long[] shape = a.shape();
-      Box to = randomBox(random, shape);
+      Box to = Boxes.random(random, shape);
       long[] fromStart = new long[shape.length];
       for (int d = 0; d < shape.length; d++) {
         fromStart[d] = random.nextInt((int) (shape[d] - to.shape(d)) + 1);
@@ -654,7 +655,7 @@ class ZarritaInteropTest {
 
     void writeRegions(ZarrArray a, int count) {
       for (int i = 0; i < count; i++) {
-        region(a, randomBox(random, a.shape()));
+        region(a, Boxes.random(random, a.shape()));
       }
     }
 
@@ -815,16 +816,4 @@ class ZarritaInteropTest {
     }
   }
 
-  /** A random region inside {@code shape}; one in eight is empty in some dimension. */
-  static Box randomBox(Random random, long[] shape) {
-    long[] start = new long[shape.length];
-    long[] size = new long[shape.length];
-    boolean empty = shape.length > 0 && random.nextInt(8) == 0;
-    int emptyDim = empty ? random.nextInt(shape.length) : -1;
-    for (int d = 0; d < shape.length; d++) {
-      start[d] = random.nextInt((int) shape[d] + (d == emptyDim ? 1 : 0));
-      size[d] = d == emptyDim ? 0 : 1 + random.nextInt((int) (shape[d] - start[d]));
-    }
-    return new Box(start, size);
-  }
 }

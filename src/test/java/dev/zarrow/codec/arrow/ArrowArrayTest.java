@@ -20,6 +20,7 @@ import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.store.MemoryStore;
 import dev.zarrow.store.WritableStore;
 import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.Boxes;
 import dev.zarrow.testing.Seeds;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -115,7 +116,7 @@ class ArrowArrayTest {
     List<FieldVector> written = new ArrayList<>();
     try {
       for (int round = 0; round < 6; round++) {
-        Box region = randomBox(random, shape);
+        Box region = Boxes.random(random, shape);
         FieldVector data = ArrowPools.sample(pool, (int) region.size(), random, allocator);
         written.add(data);
         array.write(region, data);
@@ -126,7 +127,7 @@ class ArrowArrayTest {
             index[(int) f + j] = i[0]++;
           }
         });
-        Box read = randomBox(random, shape);
+        Box read = Boxes.random(random, shape);
         try (NdVector got = array.read(read, allocator)) {
           assertRegion(pool.name(), from, index, shape, read, got.vector());
         }
@@ -155,16 +156,6 @@ class ArrowArrayTest {
           what + ", region " + region + ": element " + i + " is " + got.getObject(i) + ", expected "
               + from[j].getObject(index[j]));
     }
-  }
-
-  private static Box randomBox(Random random, long[] shape) {
-    long[] start = new long[shape.length];
-    long[] extent = new long[shape.length];
-    for (int d = 0; d < shape.length; d++) {
-      start[d] = random.nextInt((int) shape[d]);
-      extent[d] = 1 + random.nextInt((int) (shape[d] - start[d]));
-    }
-    return new Box(start, extent);
   }
 
   /** A chunk read from a file through the arrow codec alone: the vector's buffers are the file's bytes. */

@@ -21,6 +21,7 @@ import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.store.MemoryStore;
 import dev.zarrow.store.WritableStore;
 import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.Boxes;
 import dev.zarrow.testing.Seeds;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -29,7 +30,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.function.LongConsumer;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BitVector;
@@ -108,12 +108,12 @@ class ShardingArrayTest {
       Arrays.fill(reference, -1);
       Random random = Seeds.random("sharded regions " + Arrays.toString(shape) + " " + chain);
       for (int round = 0; round < 25; round++) {
-        Box region = randomBox(random, shape);
+        Box region = Boxes.random(random, shape);
         boolean fill = random.nextInt(5) == 0; // sometimes write the fill value back
         try (IntVector data = new IntVector("x", allocator)) {
           data.allocateNew((int) region.size());
           int[] i = {0};
-          forEach(region, shape, flat -> {
+          Boxes.forEachFlat(region, shape, flat -> {
             int v = fill ? -1 : random.nextInt(1000);
             data.set(i[0]++, v);
             reference[(int) flat] = v;
@@ -121,12 +121,12 @@ class ShardingArrayTest {
           data.setValueCount((int) region.size());
           array.write(region, data);
         }
-        Box read = randomBox(random, shape);
+        Box read = Boxes.random(random, shape);
         try (NdVector got = Zarr.openArray(store, "a", options).read(read, allocator)) {
           assertArrayEquals(read.shape(), got.shape());
           IntVector v = (IntVector) got.vector();
           int[] i = {0};
-          forEach(read, shape, flat -> assertEquals(reference[(int) flat], v.get(i[0]++), "element " + flat));
+          Boxes.forEachFlat(read, shape, flat -> assertEquals(reference[(int) flat], v.get(i[0]++), "element " + flat));
         }
       }
       try (NdVector all = array.read(allocator)) {
@@ -365,32 +365,4 @@ class ShardingArrayTest {
     return -1;
   }
 
-  static Box randomBox(Random random, long[] shape) {
-    long[] start = new long[shape.length];
-    long[] size = new long[shape.length];
-    for (int d = 0; d < shape.length; d++) {
-      start[d] = random.nextInt((int) shape[d]);
-      size[d] = 1 + random.nextInt((int) (shape[d] - start[d]));
-    }
-    return new Box(start, size);
-  }
-
-  /** Visits the flat index (in the array) of every element of {@code box}, in C order. */
-  static void forEach(Box box, long[] shape, LongConsumer visit) {
-    long n = box.size();
-    long[] idx = new long[box.rank()];
-    for (long k = 0; k < n; k++) {
-      long flat = 0;
-      for (int d = 0; d < box.rank(); d++) {
-        flat = flat * shape[d] + box.start(d) + idx[d];
-      }
-      visit.accept(flat);
-      for (int d = box.rank() - 1; d >= 0; d--) {
-        if (++idx[d] < box.shape(d)) {
-          break;
-        }
-        idx[d] = 0;
-      }
-    }
-  }
 }

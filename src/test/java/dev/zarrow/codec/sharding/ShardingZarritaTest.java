@@ -13,6 +13,7 @@ import dev.zarrow.grid.Box;
 import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.Boxes;
 import dev.zarrow.testing.NodePeer;
 import dev.zarrow.testing.PeerValues;
 import dev.zarrow.testing.Seeds;
@@ -92,7 +93,7 @@ class ShardingZarritaTest {
     int n = (int) Box.of(shape).size();
     double[] model = new double[n];
     for (int round = 0; round < 12; round++) {
-      Box region = ShardingArrayTest.randomBox(random, writable);
+      Box region = Boxes.random(random, writable);
       boolean fill = round % 4 == 3;
       int count = (int) region.size();
       double[] values = new double[count];
@@ -104,7 +105,7 @@ class ShardingZarritaTest {
         array.write(region, data);
       }
       int[] k = {0};
-      ShardingArrayTest.forEach(region, shape, flat -> model[(int) flat] = values[k[0]++]);
+      Boxes.forEachFlat(region, shape, flat -> model[(int) flat] = values[k[0]++]);
     }
     ArrayNode out = JsonNodeFactory.instance.arrayNode();
     for (double v : model) {

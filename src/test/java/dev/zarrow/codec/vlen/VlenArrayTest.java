@@ -24,6 +24,7 @@ import dev.zarrow.store.MemoryStore;
 import dev.zarrow.store.Store;
 import dev.zarrow.store.WritableStore;
 import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.Boxes;
 import dev.zarrow.testing.Seeds;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +37,6 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
-import java.util.function.LongConsumer;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
@@ -111,23 +111,23 @@ class VlenArrayTest {
       Arrays.fill(reference, "NA");
       Random random = Seeds.random("vlen regions " + type + " " + codecs);
       for (int round = 0; round < 25; round++) {
-        Box region = randomBox(random, shape);
+        Box region = Boxes.random(random, shape);
         String[] values = VlenTesting.randomStrings(random, (int) region.size());
         if (random.nextInt(4) == 0) {
           Arrays.fill(values, "NA"); // writing the fill value (may delete chunks)
         }
         int[] i = {0};
-        forEach(region, shape, flat -> reference[(int) flat] = values[i[0]++]);
+        Boxes.forEachFlat(region, shape, flat -> reference[(int) flat] = values[i[0]++]);
         try (FieldVector data = type.vector(allocator, VlenTesting.utf8(values))) {
           array.write(region, data);
         }
-        Box read = randomBox(random, shape);
+        Box read = Boxes.random(random, shape);
         try (NdVector got = Zarr.openArray(store, "s").read(read, allocator)) {
           assertArrayEquals(read.shape(), got.shape());
           assertEquals(type.field("").getType(), got.vector().getField().getType());
           byte[][] bytes = VarLenType.byteArrays(got.vector());
           int[] k = {0};
-          forEach(read, shape, flat -> assertEquals(reference[(int) flat], new String(bytes[k[0]++], StandardCharsets.UTF_8),
+          Boxes.forEachFlat(read, shape, flat -> assertEquals(reference[(int) flat], new String(bytes[k[0]++], StandardCharsets.UTF_8),
               "element " + flat));
         }
       }
@@ -142,7 +142,7 @@ class VlenArrayTest {
         Box box = array.grid().chunkBox(coords).intersect(Box.of(shape));
         boolean allFill = true;
         List<Long> flats = new ArrayList<>();
-        forEach(box, shape, flats::add);
+        Boxes.forEachFlat(box, shape, flats::add);
         for (long f : flats) {
           allFill &= reference[(int) f].equals("NA");
         }
@@ -381,33 +381,4 @@ class VlenArrayTest {
     }
   }
 
-  static Box randomBox(Random random, long[] shape) {
-    long[] start = new long[shape.length];
-    long[] size = new long[shape.length];
-    for (int d = 0; d < shape.length; d++) {
-      start[d] = random.nextInt((int) shape[d]);
-      size[d] = 1 + random.nextInt((int) (shape[d] - start[d]));
-    }
-    return new Box(start, size);
-  }
-
-  /** Visits the flat C-order index (in {@code shape}) of every element of {@code box}, in C order. */
-  static void forEach(Box box, long[] shape, LongConsumer visitor) {
-    int rank = shape.length;
-    long[] index = new long[rank];
-    long n = box.size();
-    for (long k = 0; k < n; k++) {
-      long flat = 0;
-      for (int d = 0; d < rank; d++) {
-        flat = flat * shape[d] + box.start(d) + index[d];
-      }
-      visitor.accept(flat);
-      for (int d = rank - 1; d >= 0; d--) {
-        if (++index[d] < box.shape(d)) {
-          break;
-        }
-        index[d] = 0;
-      }
-    }
-  }
 }
