@@ -18,10 +18,10 @@ final class FileSource implements ByteSource {
   private final String key;
   private final String where;
 
-  /** Takes over {@code channel}: closing the source closes it. */
-  FileSource(FileChannel channel, String key, String where) throws IOException {
+  /** Takes over {@code channel} (of {@code size} bytes): closing the source closes it. */
+  FileSource(FileChannel channel, long size, String key, String where) {
     this.channel = channel;
-    this.size = channel.size();
+    this.size = size;
     this.key = key;
     this.where = where;
   }

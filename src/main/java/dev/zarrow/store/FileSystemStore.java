@@ -26,7 +26,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <p>Reads go straight into fresh direct buffers with positional reads, which the caller owns: decoders
  * wrap them as Arrow buffers without a copy. (Memory mapping would save the kernel's copy but hand out
- * read-only memory that a vector's owner could write to and crash the JVM.) Writes go
+ * read-only memory that a vector's owner could write to and crash the JVM.) A {@link #source} keeps
+ * the file open, so all its ranges come from one version of the value. Writes go
  * to a temporary file in the target directory that is then atomically renamed over the key, so a
  * crash (even {@code kill -9}) leaves the old value or the new one, never a torn one. Temporary files
  * are named {@code .*.zarrow-tmp} and never listed. Writes refuse to follow a symbolic link out of the
@@ -114,14 +115,14 @@ public final class FileSystemStore implements WritableStore {
       throw failure("read", key, e);
     }
     try {
-      return Optional.of(new FileSource(channel, key, describe()));
-    } catch (IOException | RuntimeException e) {
+      return Optional.of(new FileSource(channel, channel.size(), key, describe()));
+    } catch (IOException e) {
       try {
         channel.close();
       } catch (IOException suppressed) {
         e.addSuppressed(suppressed);
       }
-      throw e instanceof IOException io ? failure("read", key, io) : (RuntimeException) e;
+      throw failure("read", key, e);
     }
   }
 
