@@ -272,7 +272,9 @@ public final class ZarrArray implements ZarrNode {
       if (source.isEmpty()) {
         Regions.fill(out, outShape, new Box(at, part.shape()), fillValue.bytes());
       } else {
-        pipeline.decodeInto(source.get(), inChunk, out, outShape, at, allocator);
+        try (ByteSource chunkBytes = source.get()) {
+          pipeline.decodeInto(chunkBytes, inChunk, out, outShape, at, allocator);
+        }
       }
     } catch (ZarrException e) {
       throw e.withContext(context(coords));
@@ -289,12 +291,8 @@ public final class ZarrArray implements ZarrNode {
     if (source.isEmpty()) {
       return dataType.filled(allocator, Math.toIntExact(inChunk.size()), fillValue);
     }
-    return decodeRegion(coords, inChunk, source.get(), allocator);
-  }
-
-  private FieldVector decodeRegion(long[] coords, Box inChunk, ByteSource source, BufferAllocator allocator) {
-    try {
-      return pipeline.decodeRegion(source, inChunk, allocator);
+    try (ByteSource chunkBytes = source.get()) {
+      return pipeline.decodeRegion(chunkBytes, inChunk, allocator);
     } catch (ZarrException e) {
       throw e.withContext(context(coords));
     }
@@ -349,7 +347,11 @@ public final class ZarrArray implements ZarrNode {
             } else {
               // Partial chunks keep what is stored; whole edge chunks start from the fill value.
               Optional<ByteSource> existing = whole ? Optional.empty() : out.source(key);
-              encoded = pipeline.encodeRegion(existing, inChunk, values, allocator);
+              try {
+                encoded = pipeline.encodeRegion(existing, inChunk, values, allocator);
+              } finally {
+                existing.ifPresent(ByteSource::close);
+              }
             }
             if (encoded.isPresent()) {
               out.set(key, encoded.get());

@@ -9,8 +9,13 @@ import java.util.List;
  * A value read lazily: its size is known, its bytes are fetched by range. The partial-read primitive
  * (sharding reads the index, then only the inner chunks it needs); {@link #slice} gives a view of a
  * sub-range (a nested shard) without reading it.
+ *
+ * <p>A source from a store reads every range from one version of the value, even when the key is
+ * replaced meanwhile: an index and the inner chunks it points to must come from one shard. It may hold
+ * a resource for that (an open file): whoever gets a source from a store closes it. The buffers it
+ * returned stay valid after {@link #close}. Slices and in-memory sources hold nothing.
  */
-public interface ByteSource {
+public interface ByteSource extends AutoCloseable {
 
   /** The size in bytes. */
   long size();
@@ -69,6 +74,10 @@ public interface ByteSource {
     };
   }
 
+  /** Releases what the source holds; reads after it fail. A slice leaves its parent open. */
+  @Override
+  default void close() {}
+
   /** Bytes already in memory. */
   static ByteSource of(ByteBuffer bytes) {
     ByteBuffer all = bytes.slice().asReadOnlyBuffer();
@@ -91,7 +100,11 @@ public interface ByteSource {
     };
   }
 
-  /** The value of {@code key} in {@code store}, of known {@code size}, read by range. */
+  /**
+   * The value of {@code key} in {@code store}, of known {@code size}, read by range with one store
+   * request each. Only for stores whose values are never replaced while read: each request sees the
+   * key as it is then, so a replaced value would mix with the old one.
+   */
   static ByteSource of(Store store, String key, long size) {
     return new ByteSource() {
       @Override

@@ -26,7 +26,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <p>Reads go straight into fresh direct buffers with positional reads, which the caller owns: decoders
  * wrap them as Arrow buffers without a copy. (Memory mapping would save the kernel's copy but hand out
- * read-only memory that a vector's owner could write to and crash the JVM.) Writes go
+ * read-only memory that a vector's owner could write to and crash the JVM.) A {@link #source} keeps
+ * the file open, so all its ranges come from one version of the value. Writes go
  * to a temporary file in the target directory that is then atomically renamed over the key, so a
  * crash (even {@code kill -9}) leaves the old value or the new one, never a torn one. Temporary files
  * are named {@code .*.zarrow-tmp} and never listed. Writes refuse to follow a symbolic link out of the
@@ -69,7 +70,7 @@ public final class FileSystemStore implements WritableStore {
     Path path = path(key);
     try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
       long size = channel.size();
-      return Optional.of(read(channel, 0, size, key));
+      return Optional.of(FileSource.read(channel, 0, size, key));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
@@ -86,11 +87,42 @@ public final class FileSystemStore implements WritableStore {
         throw new StoreException(
             "byte range " + range + " is outside key " + key + " of " + size + " bytes in " + describe());
       }
-      return Optional.of(read(channel, range.start(size), range.length(size), key));
+      return Optional.of(FileSource.read(channel, range.start(size), range.length(size), key));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
       return absent(path, "read", key, e);
+    }
+  }
+
+  /**
+   * Opens the file once: all the source's reads go through that channel, so they see one version of the
+   * value even when a writer renames a new one over it meanwhile (a shard's index and its inner chunks
+   * must agree). The caller closes the source, which closes the file.
+   */
+  @Override
+  public Optional<ByteSource> source(String key) {
+    Path path = path(key);
+    if (!Files.isRegularFile(path)) {
+      return Optional.empty();
+    }
+    FileChannel channel;
+    try {
+      channel = FileChannel.open(path, StandardOpenOption.READ);
+    } catch (NoSuchFileException e) {
+      return Optional.empty(); // deleted since
+    } catch (IOException e) {
+      throw failure("read", key, e);
+    }
+    try {
+      return Optional.of(new FileSource(channel, channel.size(), key, describe()));
+    } catch (IOException e) {
+      try {
+        channel.close();
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw failure("read", key, e);
     }
   }
 
@@ -103,23 +135,6 @@ public final class FileSystemStore implements WritableStore {
       return Optional.empty();
     }
     throw failure(what, key, e);
-  }
-
-  private static ByteBuffer read(FileChannel channel, long start, long length, String key)
-      throws IOException {
-    if (length > Integer.MAX_VALUE) {
-      throw new StoreException("key " + key + ": cannot read " + length + " bytes into one buffer");
-    }
-    ByteBuffer out = ByteBuffer.allocateDirect((int) length);
-    long position = start;
-    while (out.hasRemaining()) {
-      int n = channel.read(out, position);
-      if (n < 0) {
-        throw new StoreException("key " + key + " shrank while being read");
-      }
-      position += n;
-    }
-    return out.flip();
   }
 
   @Override

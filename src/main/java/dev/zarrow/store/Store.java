@@ -28,7 +28,11 @@ public interface Store extends AutoCloseable {
   /** The size in bytes of the value of {@code key}, or empty when it does not exist. */
   Optional<Long> size(String key);
 
-  /** A lazily read view of the value of {@code key} (for partial reads), or empty when it does not exist. */
+  /**
+   * A lazily read view of the value of {@code key} (for partial reads), or empty when it does not exist.
+   * All its reads see the value as it was when the source was made; the caller closes it. The default
+   * suits stores whose values are never replaced; stores that replace values override it.
+   */
   default Optional<ByteSource> source(String key) {
     return size(key).map(size -> ByteSource.of(this, key, size));
   }

@@ -67,11 +67,47 @@ class ChunkDecoderFuzzTest {
           + "\"index_codecs\":[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}},{\"name\":\"crc32c\"}],"
           + "\"index_location\":\"end\"}}]");
 
+  static final ChunkTarget VLEN_UTF8 = ChunkTarget.of("vlenUtf8", "\"string\"", new int[] {3, 5}, "[{\"name\":\"vlen-utf8\"}]");
+  static final ChunkTarget VLEN_BYTES = ChunkTarget.of("vlenBytes", "\"bytes\"", new int[] {11}, "[{\"name\":\"vlen-bytes\"}]");
+  static final ChunkTarget ZARRS_VLEN_START = ChunkTarget.of("zarrsVlenStart", "\"string\"", new int[] {12},
+      "[{\"name\":\"zarrs.vlen\",\"configuration\":{"
+          + "\"index_codecs\":[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}}],"
+          + "\"data_codecs\":[{\"name\":\"bytes\"}],\"index_data_type\":\"uint32\",\"index_location\":\"start\"}}]");
+  static final ChunkTarget ZARRS_VLEN_END = ChunkTarget.of("zarrsVlenEnd", "\"bytes\"", new int[] {2, 4},
+      "[{\"name\":\"zarrs.vlen\",\"configuration\":{"
+          + "\"index_codecs\":[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"big\"}}],"
+          + "\"data_codecs\":[{\"name\":\"bytes\"}],\"index_data_type\":\"uint64\",\"index_location\":\"end\"}}]");
+  /** ZEP7: no array->bytes codec, the data type is the serializer. */
+  static final ChunkTarget ZEP7_STRING = ChunkTarget.of("zep7String", "\"string\"", new int[] {9}, "[]");
+  static final ChunkTarget ZEP7_LARGE_STRING = ChunkTarget.of("zep7LargeString", "\"large_string\"", new int[] {2, 3}, "[]");
+
+  static final ChunkTarget ARROW_INT = arrow("arrowInt", new int[] {10},
+      "{\"name\":\"x\",\"nullable\":true,\"type\":{\"name\":\"int\",\"bitWidth\":32,\"isSigned\":true},\"children\":[]}");
+  static final ChunkTarget ARROW_UTF8 = arrow("arrowUtf8", new int[] {3, 3},
+      "{\"name\":\"s\",\"nullable\":true,\"type\":{\"name\":\"utf8\"},\"children\":[]}");
+  static final ChunkTarget ARROW_LIST = arrow("arrowList", new int[] {7},
+      "{\"name\":\"l\",\"nullable\":true,\"type\":{\"name\":\"list\"},\"children\":["
+          + "{\"name\":\"item\",\"nullable\":true,\"type\":{\"name\":\"int\",\"bitWidth\":64,\"isSigned\":true},\"children\":[]}]}");
+  static final ChunkTarget ARROW_STRUCT = arrow("arrowStruct", new int[] {6},
+      "{\"name\":\"st\",\"nullable\":true,\"type\":{\"name\":\"struct\"},\"children\":["
+          + "{\"name\":\"i\",\"nullable\":false,\"type\":{\"name\":\"int\",\"bitWidth\":16,\"isSigned\":false},\"children\":[]},"
+          + "{\"name\":\"s\",\"nullable\":true,\"type\":{\"name\":\"utf8\"},\"children\":[]}]}");
+  static final ChunkTarget ARROW_DICTIONARY = arrow("arrowDictionary", new int[] {12},
+      "{\"name\":\"d\",\"nullable\":true,\"type\":{\"name\":\"utf8\"},\"children\":[],"
+          + "\"dictionary\":{\"id\":0,\"indexType\":{\"name\":\"int\",\"bitWidth\":8,\"isSigned\":true},\"isOrdered\":false}}");
+
   /** Every chunk target, for the seed corpus generator. */
   static final List<ChunkTarget> TARGETS = List.of(
       BYTES_INT8, BYTES_BOOL, BYTES_UINT16_BIG, BYTES_INT32_LITTLE, BYTES_FLOAT64_BIG, BYTES_COMPLEX64_BIG,
       BYTES_FLOAT16, TRANSPOSE, GZIP, ZSTD, CRC32C, CRC32C_UNCHECKED, PIPELINE_ZSTD_CRC32C, PIPELINE_GZIP_CRC32C,
-      SHARDING_END, SHARDING_START_ZSTD, SHARDING_CHECKED);
+      SHARDING_END, SHARDING_START_ZSTD, SHARDING_CHECKED, VLEN_UTF8, VLEN_BYTES, ZARRS_VLEN_START, ZARRS_VLEN_END,
+      ZEP7_STRING, ZEP7_LARGE_STRING, ARROW_INT, ARROW_UTF8, ARROW_LIST, ARROW_STRUCT, ARROW_DICTIONARY);
+
+  /** A chunk of the {@code arrow} data type with {@code field} (Arrow JSON), through the arrow IPC codec. */
+  private static ChunkTarget arrow(String name, int[] shape, String field) {
+    return ChunkTarget.of(name, "{\"name\":\"arrow\",\"configuration\":{\"version\":\"0.1.0\",\"field\":" + field + "}}",
+        shape, "[{\"name\":\"arrow\"}]");
+  }
 
   /** A cap small enough that a fuzzer can cross it. */
   static final long CAP = 1 << 16;
@@ -161,6 +197,61 @@ class ChunkDecoderFuzzTest {
   @FuzzTest
   void shardingChecked(byte[] input) {
     SHARDING_CHECKED.run(input);
+  }
+
+  @FuzzTest
+  void vlenUtf8(byte[] input) {
+    VLEN_UTF8.run(input);
+  }
+
+  @FuzzTest
+  void vlenBytes(byte[] input) {
+    VLEN_BYTES.run(input);
+  }
+
+  @FuzzTest
+  void zarrsVlenStart(byte[] input) {
+    ZARRS_VLEN_START.run(input);
+  }
+
+  @FuzzTest
+  void zarrsVlenEnd(byte[] input) {
+    ZARRS_VLEN_END.run(input);
+  }
+
+  @FuzzTest
+  void zep7String(byte[] input) {
+    ZEP7_STRING.run(input);
+  }
+
+  @FuzzTest
+  void zep7LargeString(byte[] input) {
+    ZEP7_LARGE_STRING.run(input);
+  }
+
+  @FuzzTest
+  void arrowInt(byte[] input) {
+    ARROW_INT.run(input);
+  }
+
+  @FuzzTest
+  void arrowUtf8(byte[] input) {
+    ARROW_UTF8.run(input);
+  }
+
+  @FuzzTest
+  void arrowList(byte[] input) {
+    ARROW_LIST.run(input);
+  }
+
+  @FuzzTest
+  void arrowStruct(byte[] input) {
+    ARROW_STRUCT.run(input);
+  }
+
+  @FuzzTest
+  void arrowDictionary(byte[] input) {
+    ARROW_DICTIONARY.run(input);
   }
 
   @FuzzTest

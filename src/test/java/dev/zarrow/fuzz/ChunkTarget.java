@@ -143,13 +143,22 @@ public final class ChunkTarget {
 
   /**
    * Stored chunks to seed the corpus: the fill value, random values, and small smooth values (which
-   * compress well), encoded by this target's own pipeline.
+   * compress well), or for variable-size and nested types three chunks of {@link RandomValues}, encoded
+   * by this target's own pipeline.
    */
   public List<byte[]> seeds(Random random) {
     ChunkSpec spec = pipeline.spec();
     List<byte[]> out = new ArrayList<>();
     try (FieldVector fill = spec.dataType().filled(ALLOCATOR, spec.size(), spec.fillValue())) {
       out.add(bytes(pipeline.encode(fill)));
+    }
+    if (!(spec.dataType() instanceof FixedWidthType)) {
+      for (int n = 0; n < 3; n++) {
+        try (FieldVector chunk = spec.dataType().field("seed").createVector(ALLOCATOR)) {
+          RandomValues.fill(chunk, spec.size(), random);
+          out.add(bytes(pipeline.encode(chunk)));
+        }
+      }
     }
     if (spec.dataType() instanceof FixedWidthType type) {
       int width = type.byteWidth();

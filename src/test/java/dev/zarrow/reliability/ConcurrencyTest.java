@@ -50,7 +50,7 @@ class ConcurrencyTest {
   @TempDir Path dir;
 
   @ParameterizedTest
-  @ValueSource(strings = {"memory/rows", "file/rows", "memory/chunks", "file/chunks", "memory/shard/rows", "memory/shard/chunks"})
+  @ValueSource(strings = {"memory/rows", "file/rows", "memory/chunks", "file/chunks", "memory/shard/rows", "memory/shard/chunks", "file/shard/rows", "file/shard/chunks"})
   void concurrentReadModifyWriteLosesNothing(String mode, BufferAllocator allocator) throws Exception {
     WritableStore store = mode.startsWith("file") ? FileSystemStore.open(dir) : new MemoryStore();
     ArraySpec spec = mode.contains("shard")

@@ -5,7 +5,23 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.sun.management.UnixOperatingSystemMXBean;
+import dev.zarrow.ArraySpec;
 import dev.zarrow.StoreException;
+import dev.zarrow.Zarr;
+import dev.zarrow.ZarrArray;
+import dev.zarrow.arrow.NdVector;
+import dev.zarrow.codec.sharding.IndexLocation;
+import dev.zarrow.codec.sharding.ShardingCodec;
+import dev.zarrow.dtype.FixedType;
+import dev.zarrow.grid.Box;
+import dev.zarrow.metadata.NamedConfig;
+import java.lang.management.ManagementFactory;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.IntVector;
+import org.junit.jupiter.api.Assumptions;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -39,10 +55,50 @@ class FileSystemStoreTest extends StoreContract {
   @Test
   void readsIntoTheCallersOwnDirectMemory() {
     store.set("k", bytes("hello"));
-    for (ByteBuffer b : List.of(store.get("k").orElseThrow(), store.get("k", ByteRange.of(1, 3)).orElseThrow(),
-        store.source("k").orElseThrow().readAll())) {
-      assertTrue(b.isDirect() && !b.isReadOnly(), "fresh writable direct memory that decoders may wrap");
+    try (ByteSource source = store.source("k").orElseThrow()) {
+      for (ByteBuffer b : List.of(store.get("k").orElseThrow(), store.get("k", ByteRange.of(1, 3)).orElseThrow(),
+          source.readAll(), source.read(ByteRange.of(1, 2)))) {
+        assertTrue(b.isDirect() && !b.isReadOnly(), "fresh writable direct memory that decoders may wrap");
+      }
     }
+  }
+
+  /** A source holds an open file until closed; array reads and partial writes close theirs. */
+  @Test
+  void sourcesReleaseTheirFiles() {
+    var os = ManagementFactory.getOperatingSystemMXBean();
+    Assumptions.assumeTrue(os instanceof UnixOperatingSystemMXBean, "counts open files on Unix only");
+    UnixOperatingSystemMXBean unix = (UnixOperatingSystemMXBean) os;
+    store.set("k", bytes("0123456789"));
+    long before = unix.getOpenFileDescriptorCount();
+    ByteSource open = store.source("k").orElseThrow();
+    assertEquals(before + 1, unix.getOpenFileDescriptorCount(), "one file per source");
+    open.close();
+    assertThrows(StoreException.class, () -> open.read(ByteRange.of(0, 1)), "reads after close fail cleanly");
+    assertThrows(StoreException.class, () -> open.readAll());
+
+    try (BufferAllocator allocator = new RootAllocator()) {
+      ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.INT32, 64).chunks(64).codecs(List.of(
+          ShardingCodec.metadata(new int[] {8}, List.of(NamedConfig.of("bytes", JsonNodeFactory.instance.objectNode().put("endian", "little"))),
+              ShardingCodec.defaultIndexCodecs(), IndexLocation.END))));
+      try (IntVector seven = new IntVector("v", allocator)) {
+        seven.allocateNew(8);
+        for (int i = 0; i < 8; i++) {
+          seven.set(i, 7);
+        }
+        seven.setValueCount(8);
+        before = unix.getOpenFileDescriptorCount();
+        for (int round = 0; round < 500; round++) {
+          array.write(new Box(new long[] {8 * (round % 8)}, new long[] {8}), seven); // reads the shard, then writes
+          try (NdVector part = array.read(new Box(new long[] {8 * (round % 8)}, new long[] {8}), allocator);
+              NdVector all = array.read(allocator)) {
+            assertEquals(7, ((IntVector) part.vector()).get(0));
+          }
+        }
+      }
+    }
+    assertTrue(unix.getOpenFileDescriptorCount() < before + 50,
+        "open files grew from " + before + " to " + unix.getOpenFileDescriptorCount() + ": sources leak");
   }
 
   @Test

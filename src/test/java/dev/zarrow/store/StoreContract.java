@@ -130,7 +130,12 @@ public abstract class StoreContract {
   @Test
   void sourcesReadLazily() {
     store.set("k", bytes("0123456789"));
-    ByteSource source = store.source("k").orElseThrow();
+    try (ByteSource source = store.source("k").orElseThrow()) {
+      readsLazily(source);
+    }
+  }
+
+  private static void readsLazily(ByteSource source) {
     assertEquals(10, source.size());
     assertEquals("0123456789", text(source.readAll()));
     assertEquals("345", text(source.read(ByteRange.of(3, 3))));
@@ -146,6 +151,27 @@ public abstract class StoreContract {
     assertThrows(CorruptChunkException.class, () -> slice.read(ByteRange.suffix(7)));
     assertThrows(CorruptChunkException.class, () -> source.slice(8, 3));
     assertThrows(CorruptChunkException.class, () -> source.read(ByteRange.of(0, 11)));
+  }
+
+  /**
+   * A partial read (a shard's index, then its inner chunks) goes through one source: every range must
+   * come from the value the source was opened on, even after the key is replaced or deleted.
+   */
+  @Test
+  void aSourceKeepsReadingTheValueItWasOpenedOn() {
+    store.set("k", bytes("old-old-old"));
+    try (ByteSource source = store.source("k").orElseThrow();
+        ByteSource second = store.source("k").orElseThrow()) {
+      assertEquals("old", text(source.read(ByteRange.of(0, 3))));
+      store.set("k", bytes("NEW-NEW-NEW-NEW"));
+      assertEquals(11, source.size());
+      assertEquals("old", text(source.read(ByteRange.suffix(3))));
+      assertEquals(List.of("old", "-ol"), source.readAll(List.of(ByteRange.of(4, 3), ByteRange.of(7, 3))).stream().map(StoreContract::text).toList());
+      assertEquals("old-old-old", text(source.slice(0, 11).readAll()));
+      store.delete("k");
+      assertEquals("old-old-old", text(second.readAll()));
+    }
+    assertEquals(Optional.empty(), store.source("k"));
   }
 
   @Test
