@@ -242,7 +242,7 @@ public class VlenBench {
             }
           }
           double base = best.get("memcpy")[0];
-          System.out.printf("%s, validateUtf8=%s: best of %d rounds of 10 (ms: process CPU, wall, this thread's kernel time; CPU vs memcpy)%n",
+          System.out.printf("%s, validateUtf8=%s: best of %d rounds of 20 (ms: process CPU, wall, this thread's kernel time; CPU vs memcpy)%n",
               text, validate, rounds);
           best.forEach((name, t) -> System.out.printf("  %-18s cpu %8.3f   wall %8.3f   kernel %8.3f   %5.2fx%n",
               name, t[0], t[1], t[2], t[0] / base));
