@@ -44,6 +44,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * java --add-opens=java.base/java.nio=org.apache.arrow.memory.core,ALL-UNNAMED \
  *   -cp target/classes:$(cat target/bench.cp) org.openjdk.jmh.Main VlenBench
  * </pre>
+ * On a shared machine, {@link #main} (same class path, {@code dev.zarrow.bench.VlenBench 3}) prints each
+ * operation's process CPU time and its ratio to memcpy instead (see src/jmh/README.md).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
