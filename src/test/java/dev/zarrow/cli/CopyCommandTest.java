@@ -154,7 +154,7 @@ class CopyCommandTest {
     assertEquals(0, r.exit(), r.toString());
     assertEquals("[]", Json.compact(metadata(dst, "zep7").get("codecs")));
     assertEquals(values, cat(dst, "zep7"));
-    // The chunk is ZEP7's layout: 5 int32 offsets, zero padding to 64 bytes, then the data.
+    // The chunk is ZEP7's layout: 5 int32 offsets (a, "", été in 5 bytes, the emoji in 4 + " emoji"), zero padding to 64 bytes, then the data.
     byte[] first = String.join("", List.of(STRINGS).subList(0, 4)).getBytes(StandardCharsets.UTF_8);
     ByteBuffer chunk = ByteBuffer.wrap(Files.readAllBytes(dst.resolve("zep7/c/0"))).order(ByteOrder.LITTLE_ENDIAN);
     assertEquals(64 + first.length, chunk.remaining());
@@ -162,7 +162,7 @@ class CopyCommandTest {
     for (int i = 0; i < 5; i++) {
       offsets[i] = chunk.getInt(4 * i);
     }
-    assertEquals(List.of(0, 1, 1, 7, 18), Arrays.stream(offsets).boxed().toList());
+    assertEquals(List.of(0, 1, 1, 6, 16), Arrays.stream(offsets).boxed().toList());
     for (int i = 20; i < 64; i++) {
       assertEquals(0, chunk.get(i), "padding byte " + i);
     }
@@ -175,7 +175,7 @@ class CopyCommandTest {
     assertEquals("zstd:1", codecs(dst, "zep7z"));
     assertEquals(values, cat(dst, "zep7z"));
     assertEquals(0, Cli.run("copy", dst, "zep7z", dst, "py", "--codec", "vlen-utf8", "--codec", "zstd:0").exit());
-    assertEquals(metadata(src(), "s"), metadata(dst, "py"));
+    assertEquals(codecs(src(), "s"), codecs(dst, "py"));
     for (String key : List.of("c/0", "c/1")) {
       assertEquals(ByteBuffer.wrap(Files.readAllBytes(src().resolve("s").resolve(key))),
           ByteBuffer.wrap(Files.readAllBytes(dst.resolve("py").resolve(key))), key);
