@@ -144,7 +144,8 @@ public final class VlenInterleavedCodec implements ArrayToBytesCodec {
     boolean wide = type.offsetWidth() == 8;
     long sourceEnd = base + length;
     // One exact, unzeroed allocation holds the offsets, then (64-byte aligned) the data and SLACK spare
-    // bytes that let short items move as whole 8-byte words (see below). Both are fully overwritten.
+    // bytes that let short items move as whole 8-byte words (see below). The loop writes the offsets and
+    // the data whole; the padding and the slack between and after them are never part of the vector.
     long offsetsLength = (long) (n + 1) * type.offsetWidth();
     long dataStart = VarLenCodecs.pad64(offsetsLength);
     try (ArrowBuf all = Buffers.allocateUninitialized(allocator, dataStart + dataLength + SLACK)) {
