@@ -31,7 +31,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Decoding 4M random strings of 0..32 UTF-8 bytes, in 16 chunks of 256K elements, from each layout
@@ -45,6 +44,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * java --add-opens=java.base/java.nio=org.apache.arrow.memory.core,ALL-UNNAMED \
  *   -cp target/classes:$(cat target/bench.cp) org.openjdk.jmh.Main VlenBench
  * </pre>
+ * On a shared machine, {@link #main} (same class path, {@code dev.zarrow.bench.VlenBench 3}) prints each
+ * operation's process CPU time and its ratio to memcpy instead (see src/jmh/README.md).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -150,44 +151,107 @@ public class VlenBench {
     allocator.close();
   }
 
-  private void decodeAll(CodecPipeline pipeline, List<ByteBuffer> chunks, Blackhole blackhole) {
+  private long decodeAll(CodecPipeline pipeline, List<ByteBuffer> chunks) {
+    long sum = 0;
     for (ByteBuffer chunk : chunks) {
       try (FieldVector v = pipeline.decode(chunk.duplicate(), allocator)) {
-        blackhole.consume(v.getDataBuffer().memoryAddress());
+        sum += v.getDataBuffer().memoryAddress();
       }
     }
+    return sum;
   }
 
   /** The baseline: copying the bytes of every vlen-utf8 chunk once. */
   @Benchmark
-  public void memcpy(Blackhole blackhole) {
+  public long memcpy() {
+    long sum = 0;
     for (ByteBuffer chunk : vlenChunks) {
       copyTarget.clear();
       copyTarget.put(chunk.duplicate());
-      blackhole.consume(copyTarget.position());
+      sum += copyTarget.position();
     }
+    return sum;
   }
 
   /** What a read of the whole array does after decoding: the 16 chunks into one vector of 4M strings. */
   @Benchmark
-  public void assembleWholeArray(Blackhole blackhole) {
+  public long assembleWholeArray() {
     try (FieldVector all = Regions.assemble(VarLenType.STRING.field("all"), new long[] {COUNT}, pieces, allocator)) {
-      blackhole.consume(all.getDataBuffer().memoryAddress());
+      return all.getDataBuffer().memoryAddress();
     }
   }
 
   @Benchmark
-  public void zep7(Blackhole blackhole) {
-    decodeAll(zep7, zep7Chunks, blackhole);
+  public long zep7() {
+    return decodeAll(zep7, zep7Chunks);
   }
 
   @Benchmark
-  public void vlenUtf8(Blackhole blackhole) {
-    decodeAll(vlenUtf8, vlenChunks, blackhole);
+  public long vlenUtf8() {
+    return decodeAll(vlenUtf8, vlenChunks);
   }
 
   @Benchmark
-  public void zarrsVlen(Blackhole blackhole) {
-    decodeAll(zarrsVlen, zarrsChunks, blackhole);
+  public long zarrsVlen() {
+    return decodeAll(zarrsVlen, zarrsChunks);
+  }
+
+  /**
+   * The same operations outside JMH, for a shared machine: process CPU time and wall time per
+   * operation (best of {@code args[0]} rounds, default 5; {@code args[1]} a comma-separated list of the operations
+   * to run besides memcpy, default all) for each text and UTF-8 setting, with each
+   * operation's CPU time as a ratio to memcpy's.
+   */
+  public static void main(String[] args) {
+    var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+    java.util.Set<String> only = args.length > 1 ? java.util.Set.of(args[1].split(",")) : null;
+    for (String text : new String[] {"ascii", "unicode"}) {
+      for (boolean validate : new boolean[] {false, true}) {
+        VlenBench b = new VlenBench();
+        b.text = text;
+        b.validateUtf8 = validate;
+        b.setUp();
+        try {
+          java.util.Map<String, java.util.function.LongSupplier> ops = new java.util.LinkedHashMap<>();
+          ops.put("memcpy", b::memcpy);
+          ops.put("zep7", b::zep7);
+          ops.put("vlenUtf8", b::vlenUtf8);
+          ops.put("zarrsVlen", b::zarrsVlen);
+          ops.put("assembleWholeArray", b::assembleWholeArray);
+          if (only != null) {
+            ops.keySet().removeIf(name -> !name.equals("memcpy") && !only.contains(name));
+          }
+          java.util.Map<String, double[]> best = new java.util.LinkedHashMap<>();
+          for (int round = 0; round < rounds; round++) {
+            for (var op : ops.entrySet()) {
+              for (int i = 0; i < 3; i++) {
+                op.getValue().getAsLong();
+              }
+              int n = 20;
+              long sys = threads.getCurrentThreadCpuTime() - threads.getCurrentThreadUserTime();
+              long cpu = os.getProcessCpuTime();
+              long wall = System.nanoTime();
+              for (int i = 0; i < n; i++) {
+                op.getValue().getAsLong();
+              }
+              double c = (os.getProcessCpuTime() - cpu) / 1e6 / n;
+              double w = (System.nanoTime() - wall) / 1e6 / n;
+              double k = (threads.getCurrentThreadCpuTime() - threads.getCurrentThreadUserTime() - sys) / 1e6 / n;
+              best.merge(op.getKey(), new double[] {c, w, k},
+                  (a, x) -> new double[] {Math.min(a[0], x[0]), Math.min(a[1], x[1]), Math.min(a[2], x[2])});
+            }
+          }
+          double base = best.get("memcpy")[0];
+          System.out.printf("%s, validateUtf8=%s: best of %d rounds of 20 (ms: process CPU, wall, this thread's kernel time; CPU vs memcpy)%n",
+              text, validate, rounds);
+          best.forEach((name, t) -> System.out.printf("  %-18s cpu %8.3f   wall %8.3f   kernel %8.3f   %5.2fx%n",
+              name, t[0], t[1], t[2], t[0] / base));
+        } finally {
+          b.tearDown();
+        }
+      }
+    }
   }
 }

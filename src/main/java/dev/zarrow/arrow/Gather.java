@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseLargeVariableWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
@@ -210,6 +211,36 @@ public final class Gather {
     return buf;
   }
 
+  /** {@link #alloc} for a buffer the caller writes whole: exact size, not zeroed (see {@link Buffers#allocateUninitialized}). */
+  private static ArrowBuf allocOverwritten(BufferAllocator allocator, long size) {
+    ArrowBuf buf = Buffers.allocateUninitialized(allocator, size);
+    buf.writerIndex(size);
+    return buf;
+  }
+
+  /**
+   * Offsets {@code from .. from + count - 1} of {@code src} plus {@code delta} into {@code dst} from
+   * index {@code to}: one loop over addresses, the ranges checked once instead of per element.
+   */
+  private static void rebase(ArrowBuf src, int from, ArrowBuf dst, int to, int count, long delta, boolean large) {
+    int w = large ? 8 : 4;
+    if (((long) from + count) * w > src.capacity() || ((long) to + count) * w > dst.capacity()) {
+      throw new IllegalArgumentException("offsets [" + from + ", " + (from + count) + ") outside a buffer of " + src.capacity() + " bytes");
+    }
+    long s = src.memoryAddress() + (long) from * w;
+    long d = dst.memoryAddress() + (long) to * w;
+    if (large) {
+      for (int i = 0; i < count; i++) {
+        MemoryUtil.putLong(d + 8L * i, MemoryUtil.getLong(s + 8L * i) + delta);
+      }
+    } else {
+      int shift = (int) delta; // every result fits: the total data was checked against 2^31 - 1
+      for (int i = 0; i < count; i++) {
+        MemoryUtil.putInt(d + 4L * i, MemoryUtil.getInt(s + 4L * i) + shift);
+      }
+    }
+  }
+
   private static void load(FieldVector out, int total, List<ArrowBuf> buffers) {
     try {
       // The node's null count only matters for an absent validity buffer, which we never pass.
@@ -278,8 +309,9 @@ public final class Gather {
       throw new IllegalArgumentException(bytes + " bytes do not fit a vector with 32-bit offsets");
     }
     ArrowBuf valid = validity(runs, total, nullable, allocator);
-    ArrowBuf offsets = alloc(allocator, (long) (total + 1) * w);
-    ArrowBuf data = alloc(allocator, bytes);
+    // Both are written whole below: no need for the pool's zeroed memory.
+    ArrowBuf offsets = allocOverwritten(allocator, (long) (total + 1) * w);
+    ArrowBuf data = allocOverwritten(allocator, bytes);
     int at = 0;
     long end = 0;
     putOffset(offsets, 0, 0, large);
@@ -293,9 +325,8 @@ public final class Gather {
       long first = offset(r.source, r.start, large);
       long last = offset(r.source, r.start + r.length, large);
       data.setBytes(end, r.source.getDataBuffer(), first, last - first);
-      for (int i = 1; i <= r.length; i++) {
-        putOffset(offsets, ++at, end + offset(r.source, r.start + i, large) - first, large);
-      }
+      rebase(r.source.getOffsetBuffer(), r.start + 1, offsets, at + 1, r.length, end - first, large);
+      at += r.length;
       end += last - first;
     }
     load(out, total, List.of(valid, offsets, data));

@@ -22,7 +22,8 @@ import picocli.CommandLine.Parameters;
  * {@code zarrow cat STORE PATH [--region R] [--json]}: the elements of an array (or a region of it) in C
  * order. With {@code --json}, one line {@code {"shape":[...],"data_type":...,"values":[...]}}; without,
  * one line per element: its index, a tab, its JSON value. Reads slab by slab (at most about a million
- * elements at a time), so any array streams through bounded memory.
+ * elements at a time), so any array streams through bounded memory. The JSON document is printed
+ * whole or not at all: every slab is decoded before any of it is printed.
  */
 @Command(
     name = "cat",
@@ -76,30 +77,57 @@ final class CatCommand extends ZarrowCommand {
     }
   }
 
+  /**
+   * Prints the document only once every element decodes: a corrupt chunk fails the command (exit 3)
+   * with nothing on stdout, never with half a document. One slab is decoded before the first byte is
+   * written; a region of several slabs is decoded twice, first to check every slab, then slab by slab
+   * to print, so memory stays at one slab. (Only a store changing between the two passes, or failing
+   * in the second, can still cut the output short; the exit code then says so.)
+   */
   private void printJson(ZarrArray array, Box box, List<Box> slabs, BufferAllocator allocator) throws IOException {
-    try (JsonGenerator g = jsonOut()) {
-      g.writeStartObject();
-      g.writeArrayFieldStart("shape");
-      for (long n : box.shape()) {
-        g.writeNumber(n);
-      }
-      g.writeEndArray();
-      g.writeFieldName("data_type");
-      g.writeTree(array.metadata().dataType().toJson());
-      g.writeArrayFieldStart("values");
-      JsonValueWriter values = new JsonValueWriter(g);
+    if (slabs.size() > 1) {
       for (Box slab : slabs) {
-        try (NdVector part = array.read(slab, allocator)) {
-          values.writeAll(part.vector());
-        }
-        if (out().checkError()) {
-          return; // stdout is gone (e.g. a closed pipe): stop reading
-        }
+        array.read(slab, allocator).close();
       }
-      g.writeEndArray();
-      g.writeEndObject();
     }
+    JsonGenerator g = null;
+    JsonValueWriter values = null;
+    for (Box slab : slabs) {
+      try (NdVector part = array.read(slab, allocator)) {
+        if (g == null) {
+          g = jsonOut();
+          // On a failure the generator is dropped unclosed: neither flushed nor completed into a truncated
+          // document that would parse as the data.
+          g.disable(JsonGenerator.Feature.AUTO_CLOSE_JSON_CONTENT);
+          writeHeader(g, array, box);
+          values = new JsonValueWriter(g);
+        }
+        values.writeAll(part.vector());
+      }
+      if (out().checkError()) {
+        return; // stdout is gone (e.g. a closed pipe): stop reading
+      }
+    }
+    if (g == null) {
+      g = jsonOut();
+      writeHeader(g, array, box);
+    }
+    g.writeEndArray();
+    g.writeEndObject();
+    g.close();
     out().println();
+  }
+
+  private static void writeHeader(JsonGenerator g, ZarrArray array, Box box) throws IOException {
+    g.writeStartObject();
+    g.writeArrayFieldStart("shape");
+    for (long n : box.shape()) {
+      g.writeNumber(n);
+    }
+    g.writeEndArray();
+    g.writeFieldName("data_type");
+    g.writeTree(array.metadata().dataType().toJson());
+    g.writeArrayFieldStart("values");
   }
 
   private void printLines(ZarrArray array, Box box, List<Box> slabs, BufferAllocator allocator) throws IOException {

@@ -26,12 +26,21 @@ import java.util.StringJoiner;
  * gzip             level 5               gzip:LEVEL
  * transpose        (needs an order)      transpose:2,0,1
  * crc32c, vlen-utf8, vlen-bytes, ...     no configuration
+ * zep7             not a codec: the place of the serializer left empty, so that string and binary
+ *                  chunks take the ZEP7 layout (offsets, padding, data); see {@link #ZEP7}
  * </pre>
  *
  * {@link #format} prints a codec back in this grammar (for {@code ls}).
  */
 final class CodecSpecs {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  /**
+   * The name that stands for "no array->bytes codec": ZEP7 makes a variable-length data type its own
+   * serializer when the codec list has none, and without this word {@code copy} would put the data
+   * type's default serializer ({@code vlen-utf8}, {@code vlen-bytes}) in that place.
+   */
+  static final String ZEP7 = "zep7";
 
   private CodecSpecs() {}
 
@@ -66,6 +75,9 @@ final class CodecSpecs {
     String args = colon < 0 ? null : s.substring(colon + 1).strip();
     if (!name.matches("[A-Za-z0-9_.\\-]+")) {
       throw new IllegalArgumentException("--codec " + s + ": '" + name + "' is not a codec name");
+    }
+    if (name.equals(ZEP7) && args != null) {
+      throw new IllegalArgumentException("--codec " + s + ": zep7 takes no arguments (it stands for no serializer)");
     }
     if (args != null && args.startsWith("{")) {
       JsonNode config = json(args);

@@ -45,7 +45,8 @@ import picocli.CommandLine.Parameters;
       "--codec takes one codec per option, in chain order: bytes[:little|big], zstd[:LEVEL], gzip[:LEVEL],"
           + " crc32c, transpose:ORDER (e.g. transpose:1,0), vlen-utf8, ...; NAME:{JSON configuration}; one"
           + " codec's JSON object; or the whole list as a JSON array. Without an array->bytes codec, the"
-          + " data type's default serializer comes first."
+          + " data type's default serializer comes first; zep7 in its place means none: string and binary"
+          + " chunks in the ZEP7 layout (e.g. --codec zep7 --codec zstd)."
     })
 final class CopyCommand extends ZarrowCommand {
   /** Blocks grow to cover source chunks only while they stay at most this many elements. */
@@ -131,10 +132,24 @@ final class CopyCommand extends ZarrowCommand {
     return layout.applyTo(in.metadata());
   }
 
-  /** {@code list} with the data type's default serializer after its array->array codecs when it names none. */
+  /**
+   * {@code list} with the data type's default serializer after its array->array codecs when it names
+   * none; {@link CodecSpecs#ZEP7} in that place instead means no serializer at all: the ZEP7 layout.
+   */
   private List<NamedConfig> withSerializer(List<NamedConfig> list, DataType type, ZarrOptions options) {
+    List<NamedConfig> codecs = new ArrayList<>();
+    int zep7 = -1;
     int arrayCodecs = 0;
+    boolean serializer = false;
     for (NamedConfig c : list) {
+      if (c.name().equals(CodecSpecs.ZEP7)) {
+        if (zep7 >= 0 || serializer || codecs.size() > arrayCodecs) {
+          throw usage("--codec zep7 stands for the serializer: give it once, after the array->array codecs "
+              + "(transpose) and before the bytes->bytes codecs (zstd, gzip, crc32c)");
+        }
+        zep7 = codecs.size();
+        continue;
+      }
       Codec codec;
       try {
         codec = options.registry().codec(c, options.codecs());
@@ -142,19 +157,28 @@ final class CopyCommand extends ZarrowCommand {
         throw usage("--codec " + CodecSpecs.format(c) + ": " + e.getMessage());
       }
       if (codec instanceof ArrayToBytesCodec) {
-        return list;
-      }
-      if (codec instanceof ArrayToArrayCodec) {
+        if (zep7 >= 0) {
+          throw usage("--codec zep7 means no array->bytes codec, but the list also has " + CodecSpecs.format(c));
+        }
+        serializer = true;
+      } else if (codec instanceof ArrayToArrayCodec && !serializer && zep7 < 0) {
         arrayCodecs++;
       }
+      codecs.add(c);
     }
-    Optional<NamedConfig> serializer = type.defaultSerializer();
-    if (serializer.isEmpty()) {
-      return list;
+    if (zep7 >= 0) {
+      if (type.implicitSerializer().isEmpty()) {
+        throw usage("--codec zep7: the ZEP7 layout is for the variable-length data types (string, bytes, "
+            + "large_string, large_binary), not " + type.name());
+      }
+      return codecs;
     }
-    List<NamedConfig> out = new ArrayList<>(list);
-    out.add(arrayCodecs, serializer.get());
-    return out;
+    Optional<NamedConfig> fallback = type.defaultSerializer();
+    if (serializer || fallback.isEmpty()) {
+      return codecs;
+    }
+    codecs.add(arrayCodecs, fallback.get());
+    return codecs;
   }
 
   private int[] shape(String option, String text) {

@@ -275,6 +275,20 @@ public final class VarLenType implements DataType {
           + count + " elements");
     }
     checkOffsets(offsets.memoryAddress(), count, Math.min(dataLength, data.capacity()));
+    return load(offsets, data, count, allocator);
+  }
+
+  /**
+   * {@link #fromBuffers} for offsets the caller has just built itself from checked lengths, so that
+   * they are known to start at 0 or more, never decrease and end within {@code data}: nothing is
+   * checked again (a decoder that checks every length as it writes the offsets need not pay for a
+   * second pass over them).
+   */
+  public FieldVector fromBuiltBuffers(ArrowBuf offsets, ArrowBuf data, int count, BufferAllocator allocator) {
+    return load(offsets, data, count, allocator);
+  }
+
+  private FieldVector load(ArrowBuf offsets, ArrowBuf data, int count, BufferAllocator allocator) {
     FieldVector vector = field("").createVector(allocator);
     try {
       vector.loadFieldBuffers(new ArrowFieldNode(count, 0), List.of(allocator.getEmpty(), offsets, data));

@@ -239,4 +239,36 @@ class CatCommandTest {
     assertEquals(3, verbose.exit(), verbose.toString());
     assertTrue(verbose.errLines().size() > 1 && verbose.err().contains("\tat dev.zarrow."), verbose.toString());
   }
+
+  @Test
+  void corruptChunkPrintsNoPartialDocument(BufferAllocator allocator) throws Exception {
+    // One slab: the 3 x 4 grid in chunks of 2 x 3, the last chunk corrupt (its values are printed last).
+    grid(allocator, "--json");
+    Files.write(dir.resolve("a/c/1/1"), new byte[] {1, 2, 3, 4, 5});
+    Cli.Result r = Cli.run("cat", dir, "a", "--json");
+    assertEquals(3, r.exit(), r.toString());
+    assertEquals("", r.out(), r.toString());
+    assertTrue(r.err().contains("a/c/1/1"), r.toString());
+  }
+
+  @Test
+  void corruptChunkInALaterSlabPrintsNoPartialDocument(BufferAllocator allocator) throws Exception {
+    // Three slabs of 100K-element chunks; the chunk in the last slab is corrupt.
+    int n = (int) CatCommand.SLAB_ELEMENTS * 2 + 5;
+    ByteBuffer b = le(n * 4);
+    for (int i = 0; i < n; i++) {
+      b.putInt(i);
+    }
+    cat(allocator, FixedType.INT32, new long[] {n}, new int[] {100_000}, b, "--json", "--region", "0:1");
+    String last = "a/c/" + (n - 1) / 100_000;
+    Files.write(dir.resolve(last), new byte[] {9, 9, 9});
+    Cli.Result r = Cli.run("cat", dir, "a", "--json");
+    assertEquals(3, r.exit(), r.toString().substring(0, Math.min(2000, r.toString().length())));
+    assertEquals("", r.out(), "stdout holds no partial document");
+    assertTrue(r.err().contains(last), r.err());
+    // The slabs before it are fine: a region of them still prints whole.
+    Cli.Result first = Cli.run("cat", dir, "a", "--json", "--region", "0:3");
+    assertEquals(0, first.exit(), first.toString());
+    assertEquals("{\"shape\":[3],\"data_type\":\"int32\",\"values\":[0,1,2]}\n", first.out());
+  }
 }

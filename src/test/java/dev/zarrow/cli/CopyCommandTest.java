@@ -12,15 +12,22 @@ import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.arrow.NdVector;
 import dev.zarrow.dtype.FixedType;
+import dev.zarrow.dtype.VarLenType;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.testing.AllocatorExtension;
 import dev.zarrow.testing.Seeds;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -114,6 +121,103 @@ class CopyCommandTest {
     assertEquals(0, r.exit(), r.toString());
     assertEquals("transpose:1,0 bytes gzip:9", CodecSpecs.format(Layout.codecList(metadata(dst, "y").get("codecs"), "codecs")));
     assertEquals(cat(src(), "g/x"), cat(dst, "y"));
+  }
+
+  private static final String ZARRS_VLEN = "zarrs.vlen:{\"index_codecs\":[{\"name\":\"bytes\",\"configuration\":"
+      + "{\"endian\":\"little\"}}],\"data_codecs\":[{\"name\":\"bytes\"}],\"index_data_type\":\"uint32\","
+      + "\"index_location\":\"end\"}";
+
+  /** Unicode (two- and three-byte characters, an emoji) and empty strings. */
+  private static final String[] STRINGS = {"a", "", "\u00e9t\u00e9", "\ud83d\ude00 emoji", "\u65e5\u672c\u8a9e", "", "last"};
+
+  /** src/s: {@link #STRINGS} in chunks of 4, with zarrow's default codecs (vlen-utf8, zstd). */
+  private void writeStrings(BufferAllocator allocator) {
+    try (FileSystemStore store = FileSystemStore.open(src()); FieldVector v = VarLenType.STRING.vector(allocator, STRINGS)) {
+      Zarr.createArray(store, "s", ArraySpec.of(VarLenType.STRING, STRINGS.length).chunks(4))
+          .write(new long[] {0}, new NdVector(v, new long[] {STRINGS.length}));
+    }
+  }
+
+  private static String codecs(Path store, String path) throws Exception {
+    return CodecSpecs.format(Layout.codecList(metadata(store, path).get("codecs"), "codecs"));
+  }
+
+  @Test
+  void zep7ConvertsStringsBothWaysBetweenLayouts(BufferAllocator allocator) throws Exception {
+    writeStrings(allocator);
+    assertEquals("vlen-utf8 zstd:0", codecs(src(), "s"));
+    String values = cat(src(), "s");
+    assertTrue(values.contains("\"\u00e9t\u00e9\""), values);
+    Path dst = dir.resolve("dst");
+    // vlen-utf8 -> ZEP7: no serializer in the list at all.
+    Cli.Result r = Cli.run("copy", src(), "s", dst, "zep7", "--codec", "zep7");
+    assertEquals(0, r.exit(), r.toString());
+    assertEquals("[]", Json.compact(metadata(dst, "zep7").get("codecs")));
+    assertEquals(values, cat(dst, "zep7"));
+    // The chunk is ZEP7's layout: 5 int32 offsets (a, "", été in 5 bytes, the emoji in 4 + " emoji"), zero padding to 64 bytes, then the data.
+    byte[] first = String.join("", List.of(STRINGS).subList(0, 4)).getBytes(StandardCharsets.UTF_8);
+    ByteBuffer chunk = ByteBuffer.wrap(Files.readAllBytes(dst.resolve("zep7/c/0"))).order(ByteOrder.LITTLE_ENDIAN);
+    assertEquals(64 + first.length, chunk.remaining());
+    int[] offsets = new int[5];
+    for (int i = 0; i < 5; i++) {
+      offsets[i] = chunk.getInt(4 * i);
+    }
+    assertEquals(List.of(0, 1, 1, 6, 16), Arrays.stream(offsets).boxed().toList());
+    for (int i = 20; i < 64; i++) {
+      assertEquals(0, chunk.get(i), "padding byte " + i);
+    }
+    assertEquals(ByteBuffer.wrap(first), chunk.slice(64, first.length));
+    // ZEP7 -> zarrs.vlen -> ZEP7 with a compressor after it -> vlen-utf8: the values never change.
+    assertEquals(0, Cli.run("copy", dst, "zep7", dst, "rs", "--codec", ZARRS_VLEN).exit());
+    assertTrue(codecs(dst, "rs").startsWith("zarrs.vlen:"), codecs(dst, "rs"));
+    assertEquals(values, cat(dst, "rs"));
+    assertEquals(0, Cli.run("copy", dst, "rs", dst, "zep7z", "--codec", "zep7", "--codec", "zstd:1").exit());
+    assertEquals("zstd:1", codecs(dst, "zep7z"));
+    assertEquals(values, cat(dst, "zep7z"));
+    assertEquals(0, Cli.run("copy", dst, "zep7z", dst, "py", "--codec", "vlen-utf8", "--codec", "zstd:0").exit());
+    assertEquals(codecs(src(), "s"), codecs(dst, "py"));
+    for (String key : List.of("c/0", "c/1")) {
+      assertEquals(ByteBuffer.wrap(Files.readAllBytes(src().resolve("s").resolve(key))),
+          ByteBuffer.wrap(Files.readAllBytes(dst.resolve("py").resolve(key))), key);
+    }
+    // zarrs.vlen -> vlen-utf8 directly, and vlen-utf8 -> zarrs.vlen.
+    assertEquals(0, Cli.run("copy", dst, "rs", dst, "py2", "--codec", "vlen-utf8").exit());
+    assertEquals(values, cat(dst, "py2"));
+    assertEquals(0, Cli.run("copy", src(), "s", dst, "rs2", "--codec", ZARRS_VLEN).exit());
+    assertEquals(values, cat(dst, "rs2"));
+  }
+
+  @Test
+  void zep7InsideShards(BufferAllocator allocator) throws Exception {
+    writeStrings(allocator);
+    Path dst = dir.resolve("dst");
+    Cli.Result r = Cli.run("copy", src(), "s", dst, "sh", "--chunks", "2", "--shards", "4", "--codec", "zep7");
+    assertEquals(0, r.exit(), r.toString());
+    assertEquals("[]", Json.compact(metadata(dst, "sh").get("codecs").get(0).get("configuration").get("codecs")));
+    assertEquals(cat(src(), "s"), cat(dst, "sh"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"zep7 vlen-utf8", "vlen-utf8 zep7", "zstd zep7", "zep7 zep7", "zep7:{\"a\":1}", "zep7:x"})
+  void zep7MisplacedOrWithASerializerIsAUsageError(String list, BufferAllocator allocator) {
+    writeStrings(allocator);
+    List<Object> args = new ArrayList<>(List.of("copy", src(), "s", dir.resolve("dst"), "y"));
+    for (String c : list.split(" ")) {
+      args.add("--codec");
+      args.add(c);
+    }
+    Cli.Result r = Cli.run(args.toArray());
+    assertEquals(2, r.exit(), r.toString());
+    assertTrue(r.err().contains("zep7"), r.toString());
+    assertFalse(Files.exists(dir.resolve("dst/y")), "nothing is written on a usage error");
+  }
+
+  @Test
+  void zep7OnANumberArrayIsAUsageError(BufferAllocator allocator) {
+    write(allocator);
+    Cli.Result r = Cli.run("copy", src(), "g/x", dir.resolve("dst"), "y", "--codec", "zep7");
+    assertEquals(2, r.exit(), r.toString());
+    assertTrue(r.err().contains("variable-length data types") && r.err().contains("float64"), r.toString());
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.zarrow.codec.vlen;
 import dev.zarrow.CodecException;
 import dev.zarrow.CorruptChunkException;
 import dev.zarrow.MetadataException;
+import dev.zarrow.arrow.Buffers;
 import dev.zarrow.codec.ArrayToBytesCodec;
 import dev.zarrow.codec.ChunkSpec;
 import dev.zarrow.codec.CodecContext;
@@ -33,9 +34,10 @@ import org.apache.arrow.vector.FieldVector;
  * nothing after the last item. {@code vlen-utf8} serializes {@code string} and {@code large_string},
  * {@code vlen-bytes} serializes {@code bytes} and {@code large_binary}, {@code zarrs.vlen_v2} any of them.
  *
- * <p>Decoding is one pass that copies each element's bytes straight into preallocated Arrow buffers
- * (the data size is known from the chunk size: the bytes minus the 4 + 4n header bytes), with no object
- * per element. Every length is checked against what is left before it is used.
+ * <p>Decoding is one pass that copies each element's bytes straight into preallocated Arrow memory
+ * and writes its offset (the data size is known from the chunk size: the bytes minus the 4 + 4n header
+ * bytes, so one exact allocation holds offsets and data), with no object per element. Every length is
+ * checked against what is left before it is used, so the offsets need no second pass.
  */
 public final class VlenInterleavedCodec implements ArrayToBytesCodec {
   /** The names this codec is read under; the first three are also written. */
@@ -141,9 +143,14 @@ public final class VlenInterleavedCodec implements ArrayToBytesCodec {
     }
     boolean wide = type.offsetWidth() == 8;
     long sourceEnd = base + length;
-    // SLACK spare bytes after the data let short items move as whole 16-byte words (see below).
-    try (ArrowBuf offsets = allocator.buffer((long) (n + 1) * type.offsetWidth());
-        ArrowBuf data = allocator.buffer(dataLength + SLACK)) {
+    // One exact, unzeroed allocation holds the offsets, then (64-byte aligned) the data and SLACK spare
+    // bytes that let short items move as whole 8-byte words (see below). The loop writes the offsets and
+    // the data whole; the padding and the slack between and after them are never part of the vector.
+    long offsetsLength = (long) (n + 1) * type.offsetWidth();
+    long dataStart = VarLenCodecs.pad64(offsetsLength);
+    try (ArrowBuf all = Buffers.allocateUninitialized(allocator, dataStart + dataLength + SLACK)) {
+      ArrowBuf offsets = all.slice(0, offsetsLength);
+      ArrowBuf data = all.slice(dataStart, dataLength + SLACK);
       long offsetsAt = offsets.memoryAddress();
       long dataAt = data.memoryAddress();
       long pos = base + 4;
@@ -184,7 +191,8 @@ public final class VlenInterleavedCodec implements ArrayToBytesCodec {
       if (out != dataLength) {
         throw corrupt((dataLength - out) + " bytes follow the last of the " + n + " items");
       }
-      return type.fromBuffers(offsets, data, dataLength, n, allocator);
+      // The offsets start at 0, never decrease and end at dataLength: each length was checked above.
+      return type.fromBuiltBuffers(offsets, data.slice(0, dataLength), n, allocator);
     }
   }
 

@@ -8,6 +8,7 @@ import dev.zarrow.CodecException;
 import dev.zarrow.CorruptChunkException;
 import dev.zarrow.MetadataException;
 import dev.zarrow.ZarrException;
+import dev.zarrow.arrow.Buffers;
 import dev.zarrow.codec.ArrayToBytesCodec;
 import dev.zarrow.codec.ChunkSpec;
 import dev.zarrow.codec.Codec;
@@ -227,11 +228,12 @@ public final class ZarrsVlenCodec implements ArrayToBytesCodec {
           }
           data = dataVector.getDataBuffer();
         }
+        // checkIndex proved the offsets sound and the data pipeline decoded exactly `last` bytes: no second check.
         if (indexType.byteWidth() == type.offsetWidth()) {
-          return VarLenCodecs.checked(type.fromBuffers(offsets, data, last, n, allocator), type, options);
+          return VarLenCodecs.checked(type.fromBuiltBuffers(offsets, data, n, allocator), type, options);
         }
         try (ArrowBuf converted = convert(offsets, n, type.offsetWidth(), allocator)) {
-          return VarLenCodecs.checked(type.fromBuffers(converted, data, last, n, allocator), type, options);
+          return VarLenCodecs.checked(type.fromBuiltBuffers(converted, data, n, allocator), type, options);
         }
       } finally {
         if (dataVector != null) {
@@ -275,7 +277,7 @@ public final class ZarrsVlenCodec implements ArrayToBytesCodec {
 
   /** The {@code n + 1} offsets of {@code offsets} (checked, index width) at {@code width} bytes each, in new memory. */
   private ArrowBuf convert(ArrowBuf offsets, int n, int width, BufferAllocator allocator) {
-    ArrowBuf out = allocator.buffer((long) (n + 1) * width);
+    ArrowBuf out = Buffers.allocateUninitialized(allocator, (long) (n + 1) * width);
     long from = offsets.memoryAddress();
     long to = out.memoryAddress();
     for (int i = 0; i <= n; i++) {
