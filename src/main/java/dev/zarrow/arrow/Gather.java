@@ -1,5 +1,6 @@
 package dev.zarrow.arrow;
 
+import dev.zarrow.CodecException;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -290,7 +291,8 @@ public final class Gather {
       offsets.setLong((long) index * 8, value);
     } else {
       if (value > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException("more than 2^31 - 1 bytes or children in one vector");
+        throw new CodecException("more than 2^31 - 1 bytes or children in one vector with 32-bit offsets:"
+            + " read a smaller region, or store the data with 64-bit offsets (large_string, large_binary, largelist)");
       }
       offsets.setInt((long) index * 4, (int) value);
     }
@@ -306,7 +308,8 @@ public final class Gather {
       }
     }
     if (!large && bytes > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(bytes + " bytes do not fit a vector with 32-bit offsets");
+      throw new CodecException("the region holds " + bytes + " bytes of variable-length data, more than a vector with"
+          + " 32-bit offsets holds (2^31 - 1): read a smaller region, or store the data as large_string or large_binary");
     }
     ArrowBuf valid = validity(runs, total, nullable, allocator);
     // Both are written whole below: no need for the pool's zeroed memory.

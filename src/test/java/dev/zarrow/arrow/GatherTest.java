@@ -73,4 +73,24 @@ class GatherTest {
       }
     }
   }
+
+  /** A region of more than 2^31 - 1 bytes of strings is refused with advice, before anything is allocated. */
+  @Test
+  void stringDataOverTheInt32RangeIsAClearError(BufferAllocator allocator) {
+    try (org.apache.arrow.vector.VarCharVector source = new org.apache.arrow.vector.VarCharVector("s", allocator)) {
+      source.allocateNew(16, 2);
+      // Offsets claim 2e9 bytes of data that the buffer does not hold: only the offsets are read before the refusal.
+      source.getOffsetBuffer().setInt(0, 0);
+      source.getOffsetBuffer().setInt(4, 0);
+      source.getOffsetBuffer().setInt(8, 2_000_000_000);
+      source.setIndexDefined(0);
+      source.setIndexDefined(1);
+      source.setLastSet(1);
+      source.setValueCount(2);
+      List<Gather.Run> runs = List.of(new Gather.Run(source, 0, 2), new Gather.Run(source, 0, 2));
+      dev.zarrow.CodecException e = org.junit.jupiter.api.Assertions.assertThrows(dev.zarrow.CodecException.class,
+          () -> Gather.gather(source.getField(), runs, allocator).close());
+      assertTrue(e.getMessage().contains("4000000000 bytes") && e.getMessage().contains("large_string"), e.getMessage());
+    }
+  }
 }
