@@ -16,7 +16,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.JsonFileReader;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.junit.jupiter.api.DynamicTest;
@@ -26,9 +29,10 @@ import org.junit.jupiter.api.TestFactory;
  * Every Arrow gold IPC stream that Arrow Java reads: into a group table, out through {@link
  * TableReader} and Arrow Java's {@code ArrowStreamWriter}, and read back by Arrow Java equal to the
  * original: the stored schema's JSON text identical, every column's values (dictionaries resolved)
- * identical. Batches cross chunk edges (chunks of 7 rows; the files' batches are longer).
+ * identical. Batches cross chunk edges (chunks of 7 rows; the files' batches are longer). The
+ * project's own JSON-integration fixtures ({@code arrow-json-fixtures/}) likewise.
  */
-class GoldenExportTest {
+class ExportRoundTripTest {
   /** Arrow Java 18 cannot read these (see the gold folder's README): refused, checked below. */
   static final Set<String> UNREADABLE = Set.of("decimal32", "decimal64");
 
@@ -51,7 +55,7 @@ class GoldenExportTest {
     for (Path stream : goldenStreams()) {
       String name = caseName(stream);
       if (NO_JAVA_ROUND_TRIP.contains(name)) {
-        System.err.println("GoldenExportTest: skipping " + name + " (Arrow Java does not round-trip it)");
+        System.err.println("ExportRoundTripTest: skipping " + name + " (Arrow Java does not round-trip it)");
         continue;
       }
       tests.add(DynamicTest.dynamicTest(name, () -> ArrowJsonFiles.withAllocator(allocator -> {
@@ -73,6 +77,38 @@ class GoldenExportTest {
       })));
     }
     return tests;
+  }
+
+  @TestFactory
+  List<DynamicTest> everyJsonFixtureRoundTrips(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+    List<DynamicTest> tests = new ArrayList<>();
+    for (Path json : ArrowJsonFiles.fixtureFiles()) {
+      tests.add(DynamicTest.dynamicTest(json.getFileName().toString(), () -> ArrowJsonFiles.withAllocator(allocator -> {
+        Path stream = tmp.resolve(json.getFileName() + ".stream");
+        Files.write(stream, jsonToStream(json, allocator));
+        StreamSnapshot original = snapshotOf(Files.newInputStream(stream), allocator);
+        assertEquals(original, snapshotOf(new ByteArrayInputStream(roundTrip(stream, allocator, 3, 0)), allocator));
+        assertEquals(original, snapshotOf(new ByteArrayInputStream(roundTrip(stream, allocator, 2, 3)), allocator));
+      })));
+    }
+    return tests;
+  }
+
+  /** A JSON-integration file as an IPC stream, written by Arrow Java. */
+  static byte[] jsonToStream(Path json, BufferAllocator allocator) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JsonFileReader reader = new JsonFileReader(json.toFile(), allocator)) {
+      Schema schema = reader.start();
+      try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+          ArrowStreamWriter writer = new ArrowStreamWriter(root, reader, out)) {
+        writer.start();
+        while (reader.read(root)) {
+          writer.writeBatch();
+        }
+        writer.end();
+      }
+    }
+    return out.toByteArray();
   }
 
   static StreamSnapshot snapshotOf(InputStream in, BufferAllocator allocator) throws Exception {
