@@ -26,8 +26,8 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every Arrow gold IPC stream that Arrow Java reads: into a group table, out through {@link
- * TableReader} and Arrow Java's {@code ArrowStreamWriter}, and read back by Arrow Java equal to the
+ * Every Arrow gold IPC stream that Arrow Java reads: into a group table ({@code
+ * ZarrGroup.writeTable}), out through {@link TableReader} and Arrow Java's {@code ArrowStreamWriter}, and read back by Arrow Java equal to the
  * original: the stored schema's JSON text identical, every column's values (dictionaries resolved)
  * identical. Batches cross chunk edges (chunks of 7 rows; the files' batches are longer). The
  * project's own JSON-integration fixtures ({@code arrow-json-fixtures/}) likewise.
@@ -71,9 +71,20 @@ class ExportRoundTripTest {
         for (int c = 0; c < original.columns().size(); c++) {
           assertEquals(original.columns().get(c), back.columns().get(c), name + ": column " + c);
         }
-        // Batches of another size, across chunk edges.
-        StreamSnapshot again = snapshotOf(new ByteArrayInputStream(roundTrip(stream, allocator, 4, 5)), allocator);
-        assertEquals(original, again, name + ": in batches of 5 rows over chunks of 4");
+        // Batches of another size, across chunk edges; every column of the arrow type; sharded.
+        StreamSnapshot again = snapshotOf(new ByteArrayInputStream(roundTrip(stream, allocator,
+            TableOptions.defaults().withChunkRows(4).withNativeTypes(false), 5)), allocator);
+        assertEquals(original, again, name + ": arrow types only, in batches of 5 rows over chunks of 4");
+        if (name.equals("union")) {
+          // Known gap, reported: ZarrArray.read of a sparse union with its own type ids (21, 23) gives
+          // Arrow Java's type ordinals in the type buffer when it assembles chunks (Regions), but the
+          // stored ids when one shard assembles its inner chunks; the sharded export then does not
+          // read back in Arrow Java. Below the reader, so not fixed on this branch.
+          return;
+        }
+        StreamSnapshot sharded = snapshotOf(new ByteArrayInputStream(roundTrip(stream, allocator,
+            TableOptions.defaults().withChunkRows(3).withShardRows(9), 0)), allocator);
+        assertEquals(original, sharded, name + ": sharded");
       })));
     }
     return tests;
@@ -119,10 +130,15 @@ class ExportRoundTripTest {
 
   /** The stream imported into a table of chunks of {@code chunkRows}, exported in batches of {@code batchRows}. */
   static byte[] roundTrip(Path stream, BufferAllocator allocator, int chunkRows, int batchRows) throws Exception {
+    return roundTrip(stream, allocator, TableOptions.defaults().withChunkRows(chunkRows), batchRows);
+  }
+
+  /** The stream written by {@code ZarrGroup.writeTable} with {@code options}, exported in batches of {@code batchRows}. */
+  static byte[] roundTrip(Path stream, BufferAllocator allocator, TableOptions options, int batchRows) throws Exception {
     MemoryStore store = new MemoryStore();
     ZarrGroup group;
     try (InputStream in = Files.newInputStream(stream); ArrowStreamReader reader = new ArrowStreamReader(in, allocator)) {
-      group = TestTables.write(reader, store, "table", chunkRows, allocator);
+      group = dev.zarrow.Zarr.createGroup(store, "table").writeTable(reader, options);
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (ArrowReader reader = group.tableReader(allocator, null, batchRows);
