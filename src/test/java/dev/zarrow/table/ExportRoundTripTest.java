@@ -32,20 +32,20 @@ import org.junit.jupiter.api.TestFactory;
  * identical. Batches cross chunk edges (chunks of 7 rows; the files' batches are longer). The
  * project's own JSON-integration fixtures ({@code arrow-json-fixtures/}) likewise.
  */
-class ExportRoundTripTest {
+public class ExportRoundTripTest {
   /** Arrow Java 18 cannot read these (see the gold folder's README): refused, checked below. */
-  static final Set<String> UNREADABLE = Set.of("decimal32", "decimal64");
+  public static final Set<String> UNREADABLE = Set.of("decimal32", "decimal64");
 
   /** Arrow Java does not round-trip these (Arrow's own integration runs skip Java there). */
-  static final Set<String> NO_JAVA_ROUND_TRIP = Set.of("map_non_canonical", "nested_dictionary");
+  public static final Set<String> NO_JAVA_ROUND_TRIP = Set.of("map_non_canonical", "nested_dictionary");
 
-  static List<Path> goldenStreams() throws Exception {
+  public static List<Path> goldenStreams() throws Exception {
     try (Stream<Path> files = Files.list(ArrowJsonFiles.goldenDir())) {
       return files.filter(p -> p.getFileName().toString().matches("generated_.*\\.stream")).sorted().toList();
     }
   }
 
-  static String caseName(Path stream) {
+  public static String caseName(Path stream) {
     return stream.getFileName().toString().replaceAll("^generated_|\\.stream$", "");
   }
 
@@ -106,7 +106,7 @@ class ExportRoundTripTest {
   }
 
   /** A JSON-integration file as an IPC stream, written by Arrow Java. */
-  static byte[] jsonToStream(Path json, BufferAllocator allocator) throws Exception {
+  public static byte[] jsonToStream(Path json, BufferAllocator allocator) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (JsonFileReader reader = new JsonFileReader(json.toFile(), allocator)) {
       Schema schema = reader.start();
@@ -122,7 +122,7 @@ class ExportRoundTripTest {
     return out.toByteArray();
   }
 
-  static StreamSnapshot snapshotOf(InputStream in, BufferAllocator allocator) throws Exception {
+  public static StreamSnapshot snapshotOf(InputStream in, BufferAllocator allocator) throws Exception {
     try (in; ArrowStreamReader reader = new ArrowStreamReader(in, allocator)) {
       return StreamSnapshot.of(reader);
     }
