@@ -75,19 +75,51 @@ public class ExportRoundTripTest {
         StreamSnapshot again = snapshotOf(new ByteArrayInputStream(roundTrip(stream, allocator,
             TableOptions.defaults().withChunkRows(4).withNativeTypes(false), 5)), allocator);
         assertEquals(original, again, name + ": arrow types only, in batches of 5 rows over chunks of 4");
-        if (name.equals("union")) {
-          // Known gap, reported: ZarrArray.read of a sparse union with its own type ids (21, 23) gives
-          // Arrow Java's type ordinals in the type buffer when it assembles chunks (Regions), but the
-          // stored ids when one shard assembles its inner chunks; the sharded export then does not
-          // read back in Arrow Java. Below the reader, so not fixed on this branch.
-          return;
-        }
         StreamSnapshot sharded = snapshotOf(new ByteArrayInputStream(roundTrip(stream, allocator,
             TableOptions.defaults().withChunkRows(3).withShardRows(9), 0)), allocator);
         assertEquals(original, sharded, name + ": sharded");
       })));
     }
     return tests;
+  }
+
+  /**
+   * Sparse unions with their own type ids (the gold file's 5 and 7): every batch, clipped edge chunks
+   * and multi-chunk and sharded reads included, holds only those ids in its type buffer (Arrow Java's
+   * {@code UnionVector.getField()} reports its own type ordinals instead, which must never leak in).
+   */
+  @org.junit.jupiter.api.Test
+  void sparseUnionTypeIdsSurviveEveryReadPath() throws Exception {
+    Path stream = ArrowJsonFiles.goldenDir().resolve("generated_union.stream");
+    for (TableOptions options : List.of(TableOptions.defaults().withChunkRows(4),
+        TableOptions.defaults().withChunkRows(3).withShardRows(9))) {
+      for (int batchRows : new int[] {0, 5}) {
+        ArrowJsonFiles.withAllocator(allocator -> {
+          MemoryStore store = new MemoryStore();
+          ZarrGroup group;
+          try (InputStream in = Files.newInputStream(stream); ArrowStreamReader reader = new ArrowStreamReader(in, allocator)) {
+            group = dev.zarrow.Zarr.createGroup(store, "u").writeTable(reader, options);
+          }
+          int checked = 0;
+          try (ArrowReader reader = group.tableReader(allocator, null, batchRows)) {
+            while (reader.loadNextBatch()) {
+              for (org.apache.arrow.vector.FieldVector v : reader.getVectorSchemaRoot().getFieldVectors()) {
+                if (v instanceof org.apache.arrow.vector.complex.UnionVector union) {
+                  Set<Integer> declared = Set.of(5, 7);
+                  for (int i = 0; i < union.getValueCount(); i++) {
+                    int id = union.getTypeBuffer().getByte(i);
+                    org.junit.jupiter.api.Assertions.assertTrue(declared.contains(id),
+                        v.getField().getName() + " row " + i + ": type id " + id + " with " + options + ", batchRows " + batchRows);
+                    checked++;
+                  }
+                }
+              }
+            }
+          }
+          assertEquals(22, checked);
+        });
+      }
+    }
   }
 
   @TestFactory
