@@ -14,6 +14,7 @@ import dev.zarrow.ZarrException;
 import dev.zarrow.arrow.NdVector;
 import dev.zarrow.dtype.ArrowDataType;
 import dev.zarrow.dtype.FixedType;
+import dev.zarrow.grid.Box;
 import dev.zarrow.store.MemoryStore;
 import dev.zarrow.testing.AllocatorExtension;
 import dev.zarrow.testing.RecordingStore;
@@ -101,6 +102,23 @@ class ArrayReaderTest {
       assertEquals("array", a.getVectorSchemaRoot().getSchema().getFields().get(0).getName());
       assertEquals("temps", b.getVectorSchemaRoot().getSchema().getFields().get(0).getName());
       assertEquals(new ArrowType.Int(32, true), b.getVectorSchemaRoot().getSchema().getFields().get(0).getType());
+    }
+  }
+
+  @Test
+  void aZeroDimensionalArrayIsOneRow(BufferAllocator allocator) throws Exception {
+    ZarrArray array = Zarr.createArray(store, "scalar", ArraySpec.of(FixedType.INT32));
+    try (IntVector v = new IntVector("v", allocator)) {
+      v.allocateNew(1);
+      v.set(0, 42);
+      v.setValueCount(1);
+      array.write(Box.of(new long[0]), v);
+    }
+    try (ArrayReader reader = array.reader(allocator)) {
+      assertTrue(reader.loadNextBatch());
+      assertEquals(1, reader.getVectorSchemaRoot().getRowCount());
+      assertEquals(42, ((IntVector) reader.getVectorSchemaRoot().getVector(0)).get(0));
+      assertFalse(reader.loadNextBatch());
     }
   }
 
