@@ -91,11 +91,48 @@ public final class ZarrGroup implements ZarrNode {
     return Zarr.createGroup(writable(), ZarrNode.join(path, relativePath), options);
   }
 
+  /**
+   * This group as a table (see {@link dev.zarrow.table.TableReader}): every column, in batches of the
+   * first column's chunk rows. <b>The reader reuses one root for every batch</b>, and its memory comes
+   * from {@code allocator}: the caller owns the reader and must close it.
+   */
+  public dev.zarrow.table.TableReader tableReader(org.apache.arrow.memory.BufferAllocator allocator) {
+    return tableReader(allocator, null, 0);
+  }
+
+  /**
+   * This group as a table: the {@code columns} named (null: all) in batches of {@code batchRows} rows
+   * (0: the first column's chunk rows). <b>One root, reused for every batch</b>; the caller owns and
+   * closes the reader.
+   */
+  public dev.zarrow.table.TableReader tableReader(
+      org.apache.arrow.memory.BufferAllocator allocator, java.util.List<String> columns, int batchRows) {
+    return dev.zarrow.table.TableReader.of(this, allocator, columns, batchRows);
+  }
+
   /** Replaces the attributes, writing the metadata; returns the updated group. */
   public ZarrGroup withAttributes(ObjectNode attributes) {
     ZarrGroup updated = new ZarrGroup(store, path, metadata.withAttributes(attributes), options);
     updated.writeMetadata();
     return updated;
+  }
+
+  /**
+   * Writes {@code source} (borrowed: read to its end, not closed) as a table of this group: one 1-D
+   * array per column (created, replacing), then the {@code zarrow_table} attribute (other attributes
+   * kept). See {@link dev.zarrow.table.TableWriter}. Returns the updated group.
+   */
+  public ZarrGroup writeTable(org.apache.arrow.vector.ipc.ArrowReader source, dev.zarrow.table.TableOptions options) {
+    return dev.zarrow.table.TableWriter.write(this, source, options);
+  }
+
+  /**
+   * Writes {@code table} (borrowed) as a table of this group, like {@link #writeTable(
+   * org.apache.arrow.vector.ipc.ArrowReader, dev.zarrow.table.TableOptions)}. Dictionary-encoded
+   * columns need their dictionaries: pass an ArrowReader for those. Returns the updated group.
+   */
+  public ZarrGroup writeTable(org.apache.arrow.vector.VectorSchemaRoot table, dev.zarrow.table.TableOptions options) {
+    return dev.zarrow.table.TableWriter.write(this, table, options);
   }
 
   void writeMetadata() {
