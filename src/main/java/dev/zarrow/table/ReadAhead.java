@@ -25,6 +25,7 @@ final class ReadAhead<B extends AutoCloseable> implements AutoCloseable {
   private final Deque<CompletableFuture<B>> pending = new ArrayDeque<>();
   private long nextStart;
   private volatile boolean closed;
+  private RuntimeException failure;
 
   /** {@code decode.apply(start, end)} decodes rows {@code [start, end)}. */
   ReadAhead(long rows, long step, int depth, BiFunction<Long, Long, B> decode, Executor executor) {
@@ -38,10 +39,17 @@ final class ReadAhead<B extends AutoCloseable> implements AutoCloseable {
     this.executor = executor;
   }
 
-  /** The next batch (the caller owns and closes it), or null after the last. Rethrows its failure. */
+  /**
+   * The next batch (the caller owns and closes it), or null after the last. Rethrows its failure, and
+   * the same failure on every later call: skipping to the batch after a bad one would hand out a
+   * stream with rows missing.
+   */
   B next() {
     if (closed) {
       throw new IllegalStateException("read-ahead closed");
+    }
+    if (failure != null) {
+      throw failure;
     }
     CompletableFuture<B> head = pending.poll();
     if (head == null) {
@@ -55,13 +63,11 @@ final class ReadAhead<B extends AutoCloseable> implements AutoCloseable {
     try {
       return head.join();
     } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
       if (e.getCause() instanceof Error err) {
         throw err;
       }
-      throw e;
+      failure = e.getCause() instanceof RuntimeException r ? r : e;
+      throw failure;
     }
   }
 
