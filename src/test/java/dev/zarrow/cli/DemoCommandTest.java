@@ -23,7 +23,13 @@ class DemoCommandTest {
     assertEquals(registry.dataTypeNames().contains("string"), r.out().contains("strings/words: string"), r.out());
     assertEquals(registry.dataTypeNames().contains("arrow"), r.out().contains("table/people: arrow"), r.out());
     assertEquals(registry.codecNames().contains("sharding_indexed"), r.out().contains("numbers/sharded: int32"), r.out());
+    assertTrue(r.out().contains("readings: a table of 300 rows written with writeTable (station: string, tags: arrow,"
+        + " temperature__C: arrow, time: int64; shards of 128 rows), read back equal"), r.out());
     assertTrue(r.out().contains("no problems"), r.out());
+    // The table exports with its original column names.
+    Path exported = dir.resolve("readings.arrows");
+    assertEquals(0, Cli.run("export", store, "readings", exported).exit());
+    assertTrue(Cli.run("import", exported, dir.resolve("again"), "t").out().contains("\"name\" : \"temperature °C\""));
     assertEquals(0, Cli.run("check", store).exit());
     assertEquals("{\"shape\":[3],\"data_type\":\"int64\",\"values\":[-500,-499,-496]}\n",
         Cli.run("cat", store, "numbers/counts", "--json", "--region", "0:3").out());
