@@ -5,10 +5,17 @@ import dev.zarrow.metadata.GroupMetadata;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.store.Store;
 import dev.zarrow.store.WritableStore;
+import dev.zarrow.table.TableOptions;
+import dev.zarrow.table.TableReader;
+import dev.zarrow.table.TableWriter;
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
 
 /** A Zarr v3 group: attributes and children, over a store it does not own. Immutable. */
 public final class ZarrGroup implements ZarrNode {
@@ -49,7 +56,7 @@ public final class ZarrGroup implements ZarrNode {
   }
 
   /** The names of the direct children (arrays and groups, i.e. prefixes holding a zarr.json), sorted. */
-  public java.util.List<String> childNames() {
+  public List<String> childNames() {
     String prefix = path.isEmpty() ? "" : path + "/";
     return store.listDir(prefix).prefixes().stream()
         .map(p -> p.substring(prefix.length(), p.length() - 1))
@@ -92,11 +99,11 @@ public final class ZarrGroup implements ZarrNode {
   }
 
   /**
-   * This group as a table (see {@link dev.zarrow.table.TableReader}): every column, in batches of the
+   * This group as a table (see {@link TableReader}): every column, in batches of the
    * first column's chunk rows. <b>The reader reuses one root for every batch</b>, and its memory comes
    * from {@code allocator}: the caller owns the reader and must close it.
    */
-  public dev.zarrow.table.TableReader tableReader(org.apache.arrow.memory.BufferAllocator allocator) {
+  public TableReader tableReader(BufferAllocator allocator) {
     return tableReader(allocator, null, 0);
   }
 
@@ -105,9 +112,9 @@ public final class ZarrGroup implements ZarrNode {
    * (0: the first column's chunk rows). <b>One root, reused for every batch</b>; the caller owns and
    * closes the reader.
    */
-  public dev.zarrow.table.TableReader tableReader(
-      org.apache.arrow.memory.BufferAllocator allocator, java.util.List<String> columns, int batchRows) {
-    return dev.zarrow.table.TableReader.of(this, allocator, columns, batchRows);
+  public TableReader tableReader(
+      BufferAllocator allocator, List<String> columns, int batchRows) {
+    return TableReader.of(this, allocator, columns, batchRows);
   }
 
   /** Replaces the attributes, writing the metadata; returns the updated group. */
@@ -120,19 +127,19 @@ public final class ZarrGroup implements ZarrNode {
   /**
    * Writes {@code source} (borrowed: read to its end, not closed) as a table of this group: one 1-D
    * array per column (created, replacing), then the {@code zarrow_table} attribute (other attributes
-   * kept). See {@link dev.zarrow.table.TableWriter}. Returns the updated group.
+   * kept). See {@link TableWriter}. Returns the updated group.
    */
-  public ZarrGroup writeTable(org.apache.arrow.vector.ipc.ArrowReader source, dev.zarrow.table.TableOptions options) {
-    return dev.zarrow.table.TableWriter.write(this, source, options);
+  public ZarrGroup writeTable(ArrowReader source, TableOptions options) {
+    return TableWriter.write(this, source, options);
   }
 
   /**
    * Writes {@code table} (borrowed) as a table of this group, like {@link #writeTable(
-   * org.apache.arrow.vector.ipc.ArrowReader, dev.zarrow.table.TableOptions)}. Dictionary-encoded
+   * ArrowReader, TableOptions)}. Dictionary-encoded
    * columns need their dictionaries: pass an ArrowReader for those. Returns the updated group.
    */
-  public ZarrGroup writeTable(org.apache.arrow.vector.VectorSchemaRoot table, dev.zarrow.table.TableOptions options) {
-    return dev.zarrow.table.TableWriter.write(this, table, options);
+  public ZarrGroup writeTable(VectorSchemaRoot table, TableOptions options) {
+    return TableWriter.write(this, table, options);
   }
 
   void writeMetadata() {

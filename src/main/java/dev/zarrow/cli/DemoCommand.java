@@ -52,7 +52,8 @@ import picocli.CommandLine.Parameters;
  * {@code zarrow demo DIR}: writes a small real dataset into the store DIR, reads every array back,
  * compares it with what was written, checks the store, and says what it did. Numbers always (1-d int64
  * and 2-d float32 with zstd and crc32c, the 2-d one transposed, with partial edge chunks); strings, an
- * Arrow struct column, a group table (writeTable, then tableReader) and a sharded array when the data types and codecs they need are in the registry
+ * Arrow struct column, a group table (writeTable, then tableReader) and a sharded array when the
+ * data types and codecs they need are in the registry
  * (skipped with a note otherwise, never an error).
  */
 @Command(name = "demo", description = "Write, read back and check a small dataset (numbers, strings, a struct column, a group table, shards) in DIR.")
