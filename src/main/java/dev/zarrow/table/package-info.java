@@ -11,7 +11,12 @@
  * <p>{@link dev.zarrow.table.TableWriter} writes a table ({@link dev.zarrow.table.TableOptions}
  * says how): native Zarr data types where a column allows, the {@code arrow} data type otherwise.
  *
- * <p>Depends on {@code dev.zarrow} (arrays, groups), {@code dev.zarrow.arrow} and {@code
- * dev.zarrow.dtype} (and {@code dev.zarrow.codec.sharding} for the sharding codec's metadata); nothing below {@code dev.zarrow} depends on it.
+ * <p>{@link dev.zarrow.table.ArrayReader} and {@link dev.zarrow.table.TableReader} stream an array or
+ * a group table as record batches, decoding ahead in parallel.
+ *
+ * <p>Depends on {@code dev.zarrow} (arrays, groups), {@code dev.zarrow.arrow}, {@code
+ * dev.zarrow.dtype} and {@code dev.zarrow.codec.sharding} (the sharding codec's metadata). In {@code
+ * dev.zarrow} only the thin doors {@code ZarrArray.reader}, {@code ZarrGroup.tableReader} and {@code
+ * ZarrGroup.writeTable} refer to it; no package below {@code dev.zarrow} does.
  */
 package dev.zarrow.table;
