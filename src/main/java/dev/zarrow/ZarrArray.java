@@ -300,6 +300,26 @@ public final class ZarrArray implements ZarrNode {
     }
   }
 
+  /**
+   * This array as an Arrow stream, a batch per chunk along dimension 0 (see {@link
+   * dev.zarrow.table.ArrayReader}: rank >= 2 arrays as {@code arrow.fixed_shape_tensor} rows, edge
+   * chunks clipped, dictionary-encoded fields encoded). <b>The reader reuses one root for every
+   * batch</b>, and its memory comes from {@code allocator}: the caller owns the reader and must close
+   * it, which releases the root and everything decoded.
+   */
+  public dev.zarrow.table.ArrayReader reader(BufferAllocator allocator) {
+    return reader(allocator, 0);
+  }
+
+  /**
+   * This array as an Arrow stream of {@code batchRows} rows per batch (0: a batch per chunk), as
+   * {@link #reader(BufferAllocator)}. <b>One root, reused for every batch</b>; the caller owns and
+   * closes the reader.
+   */
+  public dev.zarrow.table.ArrayReader reader(BufferAllocator allocator, int batchRows) {
+    return dev.zarrow.table.ArrayReader.of(this, allocator, batchRows);
+  }
+
   // ---- writing ----
 
   private WritableStore writable() {

@@ -91,6 +91,25 @@ public final class ZarrGroup implements ZarrNode {
     return Zarr.createGroup(writable(), ZarrNode.join(path, relativePath), options);
   }
 
+  /**
+   * This group as a table (see {@link dev.zarrow.table.TableReader}): every column, in batches of the
+   * first column's chunk rows. <b>The reader reuses one root for every batch</b>, and its memory comes
+   * from {@code allocator}: the caller owns the reader and must close it.
+   */
+  public dev.zarrow.table.TableReader tableReader(org.apache.arrow.memory.BufferAllocator allocator) {
+    return tableReader(allocator, null, 0);
+  }
+
+  /**
+   * This group as a table: the {@code columns} named (null: all) in batches of {@code batchRows} rows
+   * (0: the first column's chunk rows). <b>One root, reused for every batch</b>; the caller owns and
+   * closes the reader.
+   */
+  public dev.zarrow.table.TableReader tableReader(
+      org.apache.arrow.memory.BufferAllocator allocator, java.util.List<String> columns, int batchRows) {
+    return dev.zarrow.table.TableReader.of(this, allocator, columns, batchRows);
+  }
+
   /** Replaces the attributes, writing the metadata; returns the updated group. */
   public ZarrGroup withAttributes(ObjectNode attributes) {
     ZarrGroup updated = new ZarrGroup(store, path, metadata.withAttributes(attributes), options);

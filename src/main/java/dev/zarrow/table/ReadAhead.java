@@ -1,0 +1,100 @@
+package dev.zarrow.table;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiFunction;
+
+/**
+ * The batches of rows {@code [0, rows)} in steps of {@code step} rows, decoded on an executor up to
+ * {@code depth} batches ahead of the consumer: while the consumer works on one batch, the next ones
+ * decode. So memory holds at most {@code depth} decoded batches besides the one being consumed.
+ * Not thread-safe: one consumer.
+ *
+ * @param <B> a decoded batch, closed by whoever takes it (or by {@link #close} when never taken)
+ */
+final class ReadAhead<B extends AutoCloseable> implements AutoCloseable {
+  private final long rows;
+  private final long step;
+  private final int depth;
+  private final BiFunction<Long, Long, B> decode;
+  private final Executor executor;
+  private final Deque<CompletableFuture<B>> pending = new ArrayDeque<>();
+  private long nextStart;
+  private volatile boolean closed;
+
+  /** {@code decode.apply(start, end)} decodes rows {@code [start, end)}. */
+  ReadAhead(long rows, long step, int depth, BiFunction<Long, Long, B> decode, Executor executor) {
+    if (step <= 0 || depth <= 0) {
+      throw new IllegalArgumentException("step " + step + " and depth " + depth + " must be positive");
+    }
+    this.rows = rows;
+    this.step = step;
+    this.depth = depth;
+    this.decode = decode;
+    this.executor = executor;
+  }
+
+  /** The next batch (the caller owns and closes it), or null after the last. Rethrows its failure. */
+  B next() {
+    if (closed) {
+      throw new IllegalStateException("read-ahead closed");
+    }
+    CompletableFuture<B> head = pending.poll();
+    if (head == null) {
+      startMore();
+      head = pending.poll();
+      if (head == null) {
+        return null;
+      }
+    }
+    startMore(); // the next batches decode while the caller works on this one
+    try {
+      return head.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw e;
+    }
+  }
+
+  private void startMore() {
+    while (pending.size() < depth && nextStart < rows) {
+      long start = nextStart;
+      long end = Math.min(rows, start + step);
+      nextStart = end;
+      CompletableFuture<B> future;
+      try {
+        // A batch that starts after close decodes nothing, so close only waits for running ones.
+        future = CompletableFuture.supplyAsync(() -> closed ? null : decode.apply(start, end), executor);
+      } catch (RejectedExecutionException e) {
+        future = CompletableFuture.completedFuture(decode.apply(start, end));
+      }
+      pending.add(future);
+    }
+  }
+
+  /** Waits for the batches under way and closes those never taken. */
+  @Override
+  public void close() {
+    closed = true;
+    for (CompletableFuture<B> future : pending) {
+      try {
+        B batch = future.join();
+        if (batch != null) {
+          batch.close();
+        }
+      } catch (Exception ignored) {
+        // a batch that failed holds nothing: its decoder closed what it made
+      }
+    }
+    pending.clear();
+  }
+}
