@@ -117,6 +117,24 @@ public final class ZarrGroup implements ZarrNode {
     return updated;
   }
 
+  /**
+   * Writes {@code source} (borrowed: read to its end, not closed) as a table of this group: one 1-D
+   * array per column (created, replacing), then the {@code zarrow_table} attribute (other attributes
+   * kept). See {@link dev.zarrow.table.TableWriter}. Returns the updated group.
+   */
+  public ZarrGroup writeTable(org.apache.arrow.vector.ipc.ArrowReader source, dev.zarrow.table.TableOptions options) {
+    return dev.zarrow.table.TableWriter.write(this, source, options);
+  }
+
+  /**
+   * Writes {@code table} (borrowed) as a table of this group, like {@link #writeTable(
+   * org.apache.arrow.vector.ipc.ArrowReader, dev.zarrow.table.TableOptions)}. Dictionary-encoded
+   * columns need their dictionaries: pass an ArrowReader for those. Returns the updated group.
+   */
+  public ZarrGroup writeTable(org.apache.arrow.vector.VectorSchemaRoot table, dev.zarrow.table.TableOptions options) {
+    return dev.zarrow.table.TableWriter.write(this, table, options);
+  }
+
   void writeMetadata() {
     writable().set(ZarrNode.metadataKey(path), ByteBuffer.wrap(Json.pretty(metadata.toJson())));
   }

@@ -8,7 +8,10 @@
  * not valid node names, types, nullability, metadata, dictionaries) comes back on export. A group
  * without that attribute still reads as a table of its aligned 1-D arrays.
  *
+ * <p>{@link dev.zarrow.table.TableWriter} writes a table ({@link dev.zarrow.table.TableOptions}
+ * says how): native Zarr data types where a column allows, the {@code arrow} data type otherwise.
+ *
  * <p>Depends on {@code dev.zarrow} (arrays, groups), {@code dev.zarrow.arrow} and {@code
- * dev.zarrow.dtype}; nothing below {@code dev.zarrow} depends on it.
+ * dev.zarrow.dtype} (and {@code dev.zarrow.codec.sharding} for the sharding codec's metadata); nothing below {@code dev.zarrow} depends on it.
  */
 package dev.zarrow.table;
