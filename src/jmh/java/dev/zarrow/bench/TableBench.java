@@ -247,12 +247,15 @@ public class TableBench {
   }
 
   /**
-   * Outside JMH: {@code args[0]} rounds (default 3) of each operation, printing its process CPU time and
-   * wall time, best of the rounds, and the ratio to the baseline of the same direction. The zarrow table is
+   * Outside JMH: {@code args[0]} rounds (default 3) of each operation, printing its process CPU time
+   * (GC and JIT threads included), the calling thread's CPU time and the wall time, best of the rounds,
+   * and each one's ratio to the baseline of the same direction. {@code args[1]}, optional, picks the
+   * zarrow operations by name (comma-separated, spaces as dashes: {@code zarrow-write-threads=1}). The zarrow table is
    * verified against the source once first.
    */
   public static void main(String[] args) throws Exception {
     var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    var threads = java.lang.management.ManagementFactory.getThreadMXBean();
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
     List<String> only = args.length > 1 ? List.of(args[1].split(",")) : List.of();
     TableBench bench = new TableBench();
@@ -271,6 +274,8 @@ public class TableBench {
         "zarrow read threads=1", "zarrow read threads=2"};
     long[] cpu = new long[names.length];
     long[] wall = new long[names.length];
+    long[] own = new long[names.length];
+    java.util.Arrays.fill(own, Long.MAX_VALUE);
     java.util.Arrays.fill(cpu, Long.MAX_VALUE);
     java.util.Arrays.fill(wall, Long.MAX_VALUE);
     try {
@@ -280,6 +285,7 @@ public class TableBench {
             continue;
           }
           long c = os.getProcessCpuTime();
+          long t = threads.getCurrentThreadCpuTime();
           long w = System.nanoTime();
           switch (op) {
             case 0 -> bench.baselineWrite(data, mb);
@@ -289,6 +295,7 @@ public class TableBench {
             case 4 -> bench.zarrowRead(data, one, mb, bh);
             default -> bench.zarrowRead(data, two, mb, bh);
           }
+          own[op] = Math.min(own[op], threads.getCurrentThreadCpuTime() - t);
           cpu[op] = Math.min(cpu[op], os.getProcessCpuTime() - c);
           wall[op] = Math.min(wall[op], System.nanoTime() - w);
         }
@@ -299,8 +306,9 @@ public class TableBench {
           continue;
         }
         int base = op < 3 ? 0 : 3;
-        System.out.printf("%-24s cpu %7.0f ms (%5.0f MB/s, %.2fx baseline)   wall %7.0f ms (%5.0f MB/s, %.2fx baseline)%n",
+        System.out.printf("%-24s cpu %6.0f ms (%4.0f MB/s, %.2fx)  calling thread %6.0f ms (%.2fx)  wall %6.0f ms (%4.0f MB/s, %.2fx)%n",
             names[op], cpu[op] / 1e6, data.bytes / (cpu[op] / 1e3), cpu[op] / (double) cpu[base],
+            own[op] / 1e6, own[op] / (double) own[base],
             wall[op] / 1e6, data.bytes / (wall[op] / 1e3), wall[op] / (double) wall[base]);
       }
     } finally {
