@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
     description = "Zarr v3 arrays and groups as Apache Arrow. STORE is a directory.",
     subcommands = {
       InfoCommand.class, LsCommand.class, CatCommand.class, CopyCommand.class, CheckCommand.class,
-      DemoCommand.class, CommandLine.HelpCommand.class
+      ImportCommand.class, ExportCommand.class, DemoCommand.class, CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
@@ -65,6 +65,9 @@ public final class Main implements Callable<Integer> {
       description = "Do not verify crc32c checksums on read (zarrs before 0.11.5 wrote wrong ones).")
   boolean noVerifyChecksums;
 
+  /** Stdout as bytes, for commands that write binary output there (export to {@code -}). */
+  PrintStream stdoutBytes = System.out;
+
   @Override
   public Integer call() {
     throw new ParameterException(spec.commandLine(), "missing command");
@@ -89,7 +92,9 @@ public final class Main implements Callable<Integer> {
     PrintWriter stdout = new PrintWriter(new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8)));
     PrintWriter stderr = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
     try {
-      CommandLine cli = new CommandLine(new Main());
+      Main main = new Main();
+      main.stdoutBytes = out;
+      CommandLine cli = new CommandLine(main);
       cli.setOut(stdout);
       cli.setErr(stderr);
       cli.setParameterExceptionHandler((e, ignored) -> usageError(e, stderr));

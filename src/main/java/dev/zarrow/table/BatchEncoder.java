@@ -50,14 +50,14 @@ final class BatchEncoder {
   }
 
   /**
-   * The encoded columns of {@code batch} (decoded vectors, borrowed: their buffers move out of them)
+   * The encoded columns of {@code batch} (decoded vectors, borrowed: the result shares their memory)
    * as the children of the returned struct, in order, with their dictionaries; the caller closes it.
    */
   Dictionaries.Encoded encode(List<FieldVector> batch, int rows, BufferAllocator allocator) {
     try (StructVector struct = (StructVector) Dictionaries.decodedField(stored).createVector(allocator)) {
       List<FieldVector> children = struct.getChildrenFromFields();
       for (int i = 0; i < columns.length; i++) {
-        batch.get(columns[i]).makeTransferPair(children.get(i)).transfer();
+        Move.into(batch.get(columns[i]), children.get(i));
       }
       struct.loadFieldBuffers(new ArrowFieldNode(rows, 0), List.of(allocator.getEmpty()));
       return Dictionaries.encode(struct, stored, allocator);

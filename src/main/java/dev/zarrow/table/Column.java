@@ -105,7 +105,7 @@ record Column(ZarrArray array, Field field) {
     try (flat) {
       FixedSizeListVector rows = (FixedSizeListVector) memoryField().createVector(allocator);
       try {
-        flat.makeTransferPair(rows.getDataVector()).transfer();
+        Move.into(flat, rows.getDataVector());
         // No null rows: a null count of 0 makes Arrow allocate an all-valid bitmap.
         rows.loadFieldBuffers(new ArrowFieldNode(end - start, 0), List.of(allocator.getEmpty()));
         return rows;

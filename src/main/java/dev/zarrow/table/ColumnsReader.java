@@ -101,15 +101,15 @@ abstract class ColumnsReader extends ArrowReader {
       if (dictionaryForm != null) {
         List<FieldVector> indexed = dictionaryForm.vector().getChildrenFromFields();
         for (int i = 0; i < encoder.size(); i++) {
-          indexed.get(i).makeTransferPair(targets.get(encoder.column(i))).transfer();
+          Move.into(indexed.get(i), targets.get(encoder.column(i)));
         }
         for (Map.Entry<Long, FieldVector> d : dictionaryForm.dictionaries().entrySet()) {
-          d.getValue().makeTransferPair(dictionaries.get(d.getKey()).getVector()).transfer();
+          Move.into(d.getValue(), dictionaries.get(d.getKey()).getVector());
         }
       }
       for (int i = 0; i < targets.size(); i++) {
         if (!encoded[i]) {
-          batch.columns().get(i).makeTransferPair(targets.get(i)).transfer();
+          Move.into(batch.columns().get(i), targets.get(i));
         }
       }
       root.setRowCount(batch.rows());

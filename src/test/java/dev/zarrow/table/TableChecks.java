@@ -29,11 +29,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * text for text, and each column's array holds the source's (dictionary-decoded) values, batch by
  * batch, nulls included.
  */
-final class TableChecks {
+public final class TableChecks {
   private TableChecks() {}
 
   /** The expected values of one source batch, column by column (decoded copies the caller closes). */
-  static List<FieldVector> decodedColumns(VectorSchemaRoot batch, Schema stored, DictionaryProvider dictionaries,
+  public static List<FieldVector> decodedColumns(VectorSchemaRoot batch, Schema stored, DictionaryProvider dictionaries,
       BufferAllocator allocator) {
     List<FieldVector> out = new ArrayList<>();
     for (int c = 0; c < stored.getFields().size(); c++) {
@@ -48,7 +48,7 @@ final class TableChecks {
   }
 
   /** The stored layout: schema JSON identical to {@code source}'s, one node per field. */
-  static TableLayout assertLayout(ZarrGroup group, Schema source) {
+  public static TableLayout assertLayout(ZarrGroup group, Schema source) {
     TableLayout layout = TableLayout.fromAttributes(group.attributes()).orElseThrow(() -> new AssertionError("no zarrow_table attribute"));
     assertEquals(ArrowJsonFiles.text(FieldJson.writeSchema(source)),
         ArrowJsonFiles.text(group.attributes().get(TableLayout.ATTRIBUTE).get("schema")), "the stored schema JSON");
@@ -60,7 +60,7 @@ final class TableChecks {
    * Every array of the table holds {@code batches} (each a list of expected columns) in order:
    * length, then each batch's rows read back as a region.
    */
-  static void assertColumns(ZarrGroup group, TableLayout layout, List<List<FieldVector>> batches, BufferAllocator allocator) {
+  public static void assertColumns(ZarrGroup group, TableLayout layout, List<List<FieldVector>> batches, BufferAllocator allocator) {
     long rows = batches.stream().mapToLong(b -> b.isEmpty() ? 0 : b.get(0).getValueCount()).sum();
     for (int c = 0; c < layout.nodes().size(); c++) {
       ZarrArray array = group.array(layout.nodes().get(c));
@@ -80,7 +80,7 @@ final class TableChecks {
   }
 
   /** Same length and elements (nulls included); names and nullability of the fields may differ. */
-  static void assertSameValues(FieldVector want, FieldVector got, String context) {
+  public static void assertSameValues(FieldVector want, FieldVector got, String context) {
     assertEquals(want.getValueCount(), got.getValueCount(), context + ": length");
     assertTrue(Fields.sameLayout(Dictionaries.decodedField(want.getField()), got.getField()),
         context + ": type " + got.getField() + " for " + want.getField());

@@ -1,0 +1,60 @@
+package dev.zarrow.table;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.zarrow.ZarrGroup;
+import dev.zarrow.store.MemoryStore;
+import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.NodePeer;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Cross-implementation: an IPC stream written by apache-arrow (npm) goes into a group table and out
+ * through {@link TableReader}, and apache-arrow reads the export back equal to what it wrote: the
+ * schema (names, types, nullability, field and schema metadata, the dictionary) and every value.
+ */
+@ExtendWith(AllocatorExtension.class)
+class ArrowJsExportTest {
+  @TempDir Path tmp;
+
+  @Test
+  void apacheArrowReadsBackWhatItWrote(BufferAllocator allocator) throws Exception {
+    NodePeer.assumeAvailable();
+    Path written = tmp.resolve("js.arrows");
+    JsonNode wrote = NodePeer.arrowWrite(written);
+    for (int[] sizes : new int[][] {{5, 0}, {4, 3}, {64, 0}}) {
+      MemoryStore store = new MemoryStore();
+      ZarrGroup group;
+      try (InputStream in = Files.newInputStream(written); ArrowStreamReader reader = new ArrowStreamReader(in, allocator)) {
+        group = TestTables.write(reader, store, "js", sizes[0], allocator);
+      }
+      Path exported = tmp.resolve("back-" + sizes[0] + "-" + sizes[1] + ".arrows");
+      try (ArrowReader reader = group.tableReader(allocator, null, sizes[1]);
+          OutputStream out = Files.newOutputStream(exported);
+          ArrowStreamWriter writer = new ArrowStreamWriter(reader.getVectorSchemaRoot(), reader, out)) {
+        writer.start();
+        while (reader.loadNextBatch()) {
+          writer.writeBatch();
+        }
+        writer.end();
+      }
+      JsonNode back = NodePeer.arrowRead(exported);
+      String what = "chunks of " + sizes[0] + ", batchRows " + sizes[1];
+      assertEquals("stream", back.get("format").asText(), what);
+      assertEquals(wrote.get("schema"), back.get("schema"), what + ": schema");
+      assertEquals(wrote.get("num_rows"), back.get("num_rows"), what + ": rows");
+      assertEquals(wrote.get("columns"), back.get("columns"), what + ": values");
+    }
+  }
+}
