@@ -358,7 +358,7 @@ public final class ZarrArray implements ZarrNode {
         Box inChunk = part.relativeTo(chunk.start());
         String key = chunkKey(coords);
         boolean whole = part.equals(chunk.intersect(array));
-        try (FieldVector piece = part.equals(region) ? null : Regions.extract(data, region.shape(), part.relativeTo(region.start()), allocator)) {
+        try (FieldVector piece = part.equals(region) ? null : Regions.extract(data, dataType.field(name()), region.shape(), part.relativeTo(region.start()), allocator)) {
           FieldVector values = piece == null ? data : piece;
           Lock lock = out.lock(key);
           lock.lock();

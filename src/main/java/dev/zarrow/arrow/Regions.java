@@ -97,10 +97,19 @@ public final class Regions {
     });
   }
 
-  /** The elements of {@code region} of {@code src} (of {@code shape}), in a new vector the caller owns. */
+  /**
+   * The elements of {@code region} of {@code src} (of {@code shape}), in a new vector the caller owns,
+   * of {@code src.getField()}. Arrow Java's {@code getField()} reports a sparse union's members by its
+   * own type ordinals, not the union's type ids: where the field is known, use the overload that takes it.
+   */
   public static FieldVector extract(FieldVector src, long[] shape, Box region, BufferAllocator allocator) {
+    return extract(src, src.getField(), shape, region, allocator);
+  }
+
+  /** The elements of {@code region} of {@code src} (of {@code shape} and {@code field}), in a new vector the caller owns. */
+  public static FieldVector extract(FieldVector src, Field field, long[] shape, Box region, BufferAllocator allocator) {
     int count = Math.toIntExact(region.size());
-    FieldVector out = src.getField().createVector(allocator);
+    FieldVector out = field.createVector(allocator);
     try {
       int width = flatWidth(src);
       if (width > 0 && src.getNullCount() == 0 && (!(src instanceof FixedSizeListVector l) || l.getDataVector().getNullCount() == 0)) {
@@ -111,7 +120,7 @@ public final class Regions {
         List<Gather.Run> runs = new ArrayList<>();
         forEachRun(shape, region, region.shape(), new long[region.rank()],
             (from, to, n) -> runs.add(new Gather.Run(src, (int) from, n)));
-        return Gather.gather(src.getField(), runs, allocator);
+        return Gather.gather(field, runs, allocator);
       }
       return out;
     } catch (RuntimeException e) {
@@ -243,6 +252,12 @@ public final class Regions {
    * {@code base} is left as it was. Either way the caller owns what comes back and still owns base.
    */
   public static FieldVector overlay(FieldVector base, long[] shape, Box region, FieldVector data, BufferAllocator allocator) {
+    return overlay(base, base.getField(), shape, region, data, allocator);
+  }
+
+  /** {@link #overlay(FieldVector, long[], Box, FieldVector, BufferAllocator)} of vectors of {@code field}. */
+  public static FieldVector overlay(
+      FieldVector base, Field field, long[] shape, Box region, FieldVector data, BufferAllocator allocator) {
     if (isFixedWidth(base) && flatWidth(base) == flatWidth(data)) {
       copyInto(data, region.shape(), Box.of(region.shape()), base, shape, region.start());
       return base;
@@ -270,7 +285,7 @@ public final class Regions {
     if (done[0] < count) {
       runs.add(new Gather.Run(base, (int) done[0], (int) (count - done[0])));
     }
-    return Gather.gather(base.getField(), runs, allocator);
+    return Gather.gather(field, runs, allocator);
   }
 
   /** Receives one run: {@code n} consecutive elements from flat index {@code from} to flat index {@code to}. */

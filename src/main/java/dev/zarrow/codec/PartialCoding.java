@@ -20,7 +20,8 @@ final class PartialCoding {
       return chunk;
     }
     try (chunk) {
-      return Regions.extract(chunk, Regions.toLong(spec.shape()), region, allocator);
+      // The data type's field: Arrow Java's getField() misreports sparse union type ids.
+      return Regions.extract(chunk, spec.dataType().field(chunk.getField().getName()), Regions.toLong(spec.shape()), region, allocator);
     }
   }
 
@@ -39,7 +40,7 @@ final class PartialCoding {
             : spec.dataType().filled(allocator, spec.size(), spec.fillValue());
     FieldVector updated = null;
     try {
-      updated = Regions.overlay(base, Regions.toLong(spec.shape()), region, data, allocator);
+      updated = Regions.overlay(base, spec.dataType().field(base.getField().getName()), Regions.toLong(spec.shape()), region, data, allocator);
       if (spec.dataType().isAllFill(updated, spec.fillValue())) {
         return Optional.empty();
       }

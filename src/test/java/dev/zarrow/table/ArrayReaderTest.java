@@ -14,8 +14,10 @@ import dev.zarrow.ZarrException;
 import dev.zarrow.arrow.NdVector;
 import dev.zarrow.dtype.ArrowDataType;
 import dev.zarrow.dtype.FixedType;
+import dev.zarrow.grid.Box;
 import dev.zarrow.store.MemoryStore;
 import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.RecordingStore;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -100,6 +102,23 @@ class ArrayReaderTest {
       assertEquals("array", a.getVectorSchemaRoot().getSchema().getFields().get(0).getName());
       assertEquals("temps", b.getVectorSchemaRoot().getSchema().getFields().get(0).getName());
       assertEquals(new ArrowType.Int(32, true), b.getVectorSchemaRoot().getSchema().getFields().get(0).getType());
+    }
+  }
+
+  @Test
+  void aZeroDimensionalArrayIsOneRow(BufferAllocator allocator) throws Exception {
+    ZarrArray array = Zarr.createArray(store, "scalar", ArraySpec.of(FixedType.INT32));
+    try (IntVector v = new IntVector("v", allocator)) {
+      v.allocateNew(1);
+      v.set(0, 42);
+      v.setValueCount(1);
+      array.write(Box.of(new long[0]), v);
+    }
+    try (ArrayReader reader = array.reader(allocator)) {
+      assertTrue(reader.loadNextBatch());
+      assertEquals(1, reader.getVectorSchemaRoot().getRowCount());
+      assertEquals(42, ((IntVector) reader.getVectorSchemaRoot().getVector(0)).get(0));
+      assertFalse(reader.loadNextBatch());
     }
   }
 
@@ -212,6 +231,35 @@ class ArrayReaderTest {
       ZarrException e = assertThrows(ZarrException.class, reader::loadNextBatch);
       assertTrue(e instanceof ChecksumException, e.toString());
       assertTrue(e.getMessage().contains("chunk [1]") && e.getMessage().contains("bad/c/1"), e.getMessage());
+    }
+  }
+
+  /** A whole chunk reaches the root as the very memory the store handed out: no copy on the way. */
+  @Test
+  void wholeChunksReachTheRootWithoutACopy(BufferAllocator allocator, @org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+      throws Exception {
+    try (dev.zarrow.store.FileSystemStore files = dev.zarrow.store.FileSystemStore.open(tmp)) {
+      RecordingStore recording = new RecordingStore(files);
+      ZarrArray array = Zarr.createArray(recording, "z", ArraySpec.of(FixedType.INT32, 8).chunks(4).compressors(List.of()));
+      try (IntVector v = new IntVector("v", allocator)) {
+        v.allocateNew(8);
+        for (int i = 0; i < 8; i++) {
+          v.set(i, 100 + i);
+        }
+        v.setValueCount(8);
+        array.write(0, v);
+      }
+      recording.returned.clear();
+      try (ArrayReader reader = Zarr.openArray(recording, "z").reader(allocator)) {
+        assertTrue(reader.loadNextBatch());
+        assertTrue(reader.loadNextBatch());
+        IntVector got = (IntVector) reader.getVectorSchemaRoot().getVector(0);
+        assertEquals(104, got.get(0));
+        long address = got.getDataBuffer().memoryAddress();
+        assertTrue(recording.returned.stream().anyMatch(b -> b.isDirect()
+                && org.apache.arrow.memory.util.MemoryUtil.getByteBufferAddress(b) + b.position() == address),
+            "the root's data is one of the buffers the store returned");
+      }
     }
   }
 

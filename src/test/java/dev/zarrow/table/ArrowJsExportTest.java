@@ -37,7 +37,8 @@ class ArrowJsExportTest {
       MemoryStore store = new MemoryStore();
       ZarrGroup group;
       try (InputStream in = Files.newInputStream(written); ArrowStreamReader reader = new ArrowStreamReader(in, allocator)) {
-        group = TestTables.write(reader, store, "js", sizes[0], allocator);
+        group = dev.zarrow.Zarr.createGroup(store, "js").writeTable(reader,
+            TableOptions.defaults().withChunkRows(sizes[0]).withNativeTypes(sizes[1] != 3));
       }
       Path exported = tmp.resolve("back-" + sizes[0] + "-" + sizes[1] + ".arrows");
       try (ArrowReader reader = group.tableReader(allocator, null, sizes[1]);

@@ -26,26 +26,26 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every Arrow gold IPC stream that Arrow Java reads: into a group table, out through {@link
- * TableReader} and Arrow Java's {@code ArrowStreamWriter}, and read back by Arrow Java equal to the
+ * Every Arrow gold IPC stream that Arrow Java reads: into a group table ({@code
+ * ZarrGroup.writeTable}), out through {@link TableReader} and Arrow Java's {@code ArrowStreamWriter}, and read back by Arrow Java equal to the
  * original: the stored schema's JSON text identical, every column's values (dictionaries resolved)
  * identical. Batches cross chunk edges (chunks of 7 rows; the files' batches are longer). The
  * project's own JSON-integration fixtures ({@code arrow-json-fixtures/}) likewise.
  */
-class ExportRoundTripTest {
+public class ExportRoundTripTest {
   /** Arrow Java 18 cannot read these (see the gold folder's README): refused, checked below. */
-  static final Set<String> UNREADABLE = Set.of("decimal32", "decimal64");
+  public static final Set<String> UNREADABLE = Set.of("decimal32", "decimal64");
 
   /** Arrow Java does not round-trip these (Arrow's own integration runs skip Java there). */
-  static final Set<String> NO_JAVA_ROUND_TRIP = Set.of("map_non_canonical", "nested_dictionary");
+  public static final Set<String> NO_JAVA_ROUND_TRIP = Set.of("map_non_canonical", "nested_dictionary");
 
-  static List<Path> goldenStreams() throws Exception {
+  public static List<Path> goldenStreams() throws Exception {
     try (Stream<Path> files = Files.list(ArrowJsonFiles.goldenDir())) {
       return files.filter(p -> p.getFileName().toString().matches("generated_.*\\.stream")).sorted().toList();
     }
   }
 
-  static String caseName(Path stream) {
+  public static String caseName(Path stream) {
     return stream.getFileName().toString().replaceAll("^generated_|\\.stream$", "");
   }
 
@@ -71,12 +71,55 @@ class ExportRoundTripTest {
         for (int c = 0; c < original.columns().size(); c++) {
           assertEquals(original.columns().get(c), back.columns().get(c), name + ": column " + c);
         }
-        // Batches of another size, across chunk edges.
-        StreamSnapshot again = snapshotOf(new ByteArrayInputStream(roundTrip(stream, allocator, 4, 5)), allocator);
-        assertEquals(original, again, name + ": in batches of 5 rows over chunks of 4");
+        // Batches of another size, across chunk edges; every column of the arrow type; sharded.
+        StreamSnapshot again = snapshotOf(new ByteArrayInputStream(roundTrip(stream, allocator,
+            TableOptions.defaults().withChunkRows(4).withNativeTypes(false), 5)), allocator);
+        assertEquals(original, again, name + ": arrow types only, in batches of 5 rows over chunks of 4");
+        StreamSnapshot sharded = snapshotOf(new ByteArrayInputStream(roundTrip(stream, allocator,
+            TableOptions.defaults().withChunkRows(3).withShardRows(9), 0)), allocator);
+        assertEquals(original, sharded, name + ": sharded");
       })));
     }
     return tests;
+  }
+
+  /**
+   * Sparse unions with their own type ids (the gold file's 5 and 7): every batch, clipped edge chunks
+   * and multi-chunk and sharded reads included, holds only those ids in its type buffer (Arrow Java's
+   * {@code UnionVector.getField()} reports its own type ordinals instead, which must never leak in).
+   */
+  @org.junit.jupiter.api.Test
+  void sparseUnionTypeIdsSurviveEveryReadPath() throws Exception {
+    Path stream = ArrowJsonFiles.goldenDir().resolve("generated_union.stream");
+    for (TableOptions options : List.of(TableOptions.defaults().withChunkRows(4),
+        TableOptions.defaults().withChunkRows(3).withShardRows(9))) {
+      for (int batchRows : new int[] {0, 5}) {
+        ArrowJsonFiles.withAllocator(allocator -> {
+          MemoryStore store = new MemoryStore();
+          ZarrGroup group;
+          try (InputStream in = Files.newInputStream(stream); ArrowStreamReader reader = new ArrowStreamReader(in, allocator)) {
+            group = dev.zarrow.Zarr.createGroup(store, "u").writeTable(reader, options);
+          }
+          int checked = 0;
+          try (ArrowReader reader = group.tableReader(allocator, null, batchRows)) {
+            while (reader.loadNextBatch()) {
+              for (org.apache.arrow.vector.FieldVector v : reader.getVectorSchemaRoot().getFieldVectors()) {
+                if (v instanceof org.apache.arrow.vector.complex.UnionVector union) {
+                  Set<Integer> declared = Set.of(5, 7);
+                  for (int i = 0; i < union.getValueCount(); i++) {
+                    int id = union.getTypeBuffer().getByte(i);
+                    org.junit.jupiter.api.Assertions.assertTrue(declared.contains(id),
+                        v.getField().getName() + " row " + i + ": type id " + id + " with " + options + ", batchRows " + batchRows);
+                    checked++;
+                  }
+                }
+              }
+            }
+          }
+          assertEquals(22, checked);
+        });
+      }
+    }
   }
 
   @TestFactory
@@ -95,7 +138,7 @@ class ExportRoundTripTest {
   }
 
   /** A JSON-integration file as an IPC stream, written by Arrow Java. */
-  static byte[] jsonToStream(Path json, BufferAllocator allocator) throws Exception {
+  public static byte[] jsonToStream(Path json, BufferAllocator allocator) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (JsonFileReader reader = new JsonFileReader(json.toFile(), allocator)) {
       Schema schema = reader.start();
@@ -111,7 +154,7 @@ class ExportRoundTripTest {
     return out.toByteArray();
   }
 
-  static StreamSnapshot snapshotOf(InputStream in, BufferAllocator allocator) throws Exception {
+  public static StreamSnapshot snapshotOf(InputStream in, BufferAllocator allocator) throws Exception {
     try (in; ArrowStreamReader reader = new ArrowStreamReader(in, allocator)) {
       return StreamSnapshot.of(reader);
     }
@@ -119,10 +162,15 @@ class ExportRoundTripTest {
 
   /** The stream imported into a table of chunks of {@code chunkRows}, exported in batches of {@code batchRows}. */
   static byte[] roundTrip(Path stream, BufferAllocator allocator, int chunkRows, int batchRows) throws Exception {
+    return roundTrip(stream, allocator, TableOptions.defaults().withChunkRows(chunkRows), batchRows);
+  }
+
+  /** The stream written by {@code ZarrGroup.writeTable} with {@code options}, exported in batches of {@code batchRows}. */
+  static byte[] roundTrip(Path stream, BufferAllocator allocator, TableOptions options, int batchRows) throws Exception {
     MemoryStore store = new MemoryStore();
     ZarrGroup group;
     try (InputStream in = Files.newInputStream(stream); ArrowStreamReader reader = new ArrowStreamReader(in, allocator)) {
-      group = TestTables.write(reader, store, "table", chunkRows, allocator);
+      group = dev.zarrow.Zarr.createGroup(store, "table").writeTable(reader, options);
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (ArrowReader reader = group.tableReader(allocator, null, batchRows);

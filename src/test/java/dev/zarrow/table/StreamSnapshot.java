@@ -22,10 +22,10 @@ import org.apache.arrow.vector.util.DictionaryUtility;
  * and each column's values over all batches as one JSON array (dictionary-encoded columns through
  * the dictionaries current at each batch, so batches with other dictionaries compare by value).
  */
-record StreamSnapshot(String schema, List<String> columns, long rows) {
+public record StreamSnapshot(String schema, List<String> columns, long rows) {
 
   /** The stored form of a reader's schema: what Arrow Java's writer writes for it. */
-  static Schema storedSchema(ArrowReader reader) throws Exception {
+  public static Schema storedSchema(ArrowReader reader) throws Exception {
     Set<Long> ids = new HashSet<>();
     List<Field> fields = new ArrayList<>();
     for (Field f : reader.getVectorSchemaRoot().getSchema().getFields()) {
@@ -35,7 +35,7 @@ record StreamSnapshot(String schema, List<String> columns, long rows) {
   }
 
   /** Reads {@code reader} to its end. */
-  static StreamSnapshot of(ArrowReader reader) throws Exception {
+  public static StreamSnapshot of(ArrowReader reader) throws Exception {
     VectorSchemaRoot root = reader.getVectorSchemaRoot();
     String schema = ArrowJsonFiles.text(FieldJson.writeSchema(storedSchema(reader)));
     int n = root.getFieldVectors().size();

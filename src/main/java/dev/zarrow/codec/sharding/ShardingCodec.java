@@ -215,7 +215,8 @@ public final class ShardingCodec implements ArrayToBytesCodec {
           ShardLayout.Part p = parts.get(k);
           placed.add(new Regions.Piece(pieces.get(k), p.inChunk().shape(), Box.of(p.inChunk().shape()), p.target()));
         }
-        return Regions.assemble(pieces.get(0).getField(), shape, placed, allocator);
+        // The data type's field: Arrow Java's getField() misreports sparse union type ids.
+        return Regions.assemble(spec.dataType().field(pieces.get(0).getField().getName()), shape, placed, allocator);
       } finally {
         pieces.forEach(FieldVector::close);
       }
@@ -249,7 +250,7 @@ public final class ShardingCodec implements ArrayToBytesCodec {
         if (box.covers(spec.shape())) {
           return encodeWhole(l, chunk);
         }
-        try (FieldVector part = Regions.extract(chunk, shardShape, box, temp)) {
+        try (FieldVector part = Regions.extract(chunk, spec.dataType().field(chunk.getField().getName()), shardShape, box, temp)) {
           return encodeWhole(l, part);
         }
       }), executor(l, l.count));
@@ -292,7 +293,7 @@ public final class ShardingCodec implements ArrayToBytesCodec {
         if (parts.size() == 1) {
           return updateInner(l, p, data, old, index, temp);
         }
-        try (FieldVector values = Regions.extract(data, region.shape(), p.inRegion(), temp)) {
+        try (FieldVector values = Regions.extract(data, spec.dataType().field(data.getField().getName()), region.shape(), p.inRegion(), temp)) {
           return updateInner(l, p, values, old, index, temp);
         }
       }), executor(l, parts.size()));
