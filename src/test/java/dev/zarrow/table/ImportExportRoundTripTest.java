@@ -29,13 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ImportExportRoundTripTest {
   @TempDir Path tmp;
 
-  /**
-   * Known bug of the export side (tables-read's readers, not the writer: the stored values read back
-   * equal through ZarrArray.read, see TableWriterFilesTest): the sharded table of the gold case
-   * {@code union} exports a stream Arrow Java cannot read ("no more buffers for field bit: Bool").
-   * Asserted as failing so that the fix shows up here.
-   */
-  private static final String KNOWN_SHARDED_EXPORT_BUG = "union";
 
   private static final List<List<String>> LAYOUTS = List.of(
       List.of("--chunk-rows", "3"),
@@ -78,11 +71,6 @@ class ImportExportRoundTripTest {
       run(importArgs);
       Path out = tmp.resolve(name + "-" + store.getFileName() + ".arrows");
       run(List.of("export", store.toString(), "t", out.toString()));
-      if (name.equals(KNOWN_SHARDED_EXPORT_BUG) && layout.contains("--shard-rows")) {
-        Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> snapshot(out, allocator));
-        System.err.println("ImportExportRoundTripTest: KNOWN BUG (export of a sharded union table): " + e);
-        continue;
-      }
       StreamSnapshot back = snapshot(out, allocator);
       assertEquals(original.schema(), back.schema(), name + " " + layout + ": schema");
       assertEquals(original.rows(), back.rows(), name + " " + layout + ": rows");
