@@ -29,7 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ImportExportRoundTripTest {
   @TempDir Path tmp;
 
-
   private static final List<List<String>> LAYOUTS = List.of(
       List.of("--chunk-rows", "3"),
       List.of("--chunk-rows", "2", "--shard-rows", "6", "--arrow-only", "--codec", "gzip:1"));

@@ -338,6 +338,25 @@ class TableWriterTest {
   }
 
   @Test
+  void aTruncatedSourceIsACodecExceptionAndClaimsNoTable(BufferAllocator allocator) throws Exception {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (VectorSchemaRoot b = ints(allocator, List.of("a"), 0, 100, i -> i);
+        org.apache.arrow.vector.ipc.ArrowStreamWriter w = new org.apache.arrow.vector.ipc.ArrowStreamWriter(b, null, bytes)) {
+      w.start();
+      w.writeBatch();
+      w.writeBatch();
+      w.end();
+    }
+    byte[] all = bytes.toByteArray();
+    try (var reader = new org.apache.arrow.vector.ipc.ArrowStreamReader(
+        new java.io.ByteArrayInputStream(java.util.Arrays.copyOf(all, all.length - 300)), allocator)) {
+      CodecException e = assertThrows(CodecException.class, () -> group().writeTable(reader, TableOptions.defaults()));
+      assertTrue(e.getMessage().startsWith("reading the Arrow source failed"), e.getMessage());
+    }
+    assertFalse(Zarr.openGroup(store, "t").attributes().has(TableLayout.ATTRIBUTE));
+  }
+
+  @Test
   void badInputIsRefusedClearly(BufferAllocator allocator) {
     Field dictionary = new Field("d", new FieldType(true, INT32, new DictionaryEncoding(0, false, null)), null);
     try (VectorSchemaRoot encoded = VectorSchemaRoot.create(new Schema(List.of(dictionary)), allocator)) {
