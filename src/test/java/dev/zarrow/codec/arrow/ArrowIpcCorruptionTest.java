@@ -186,6 +186,14 @@ class ArrowIpcCorruptionTest {
     refused(utf8, 2, IpcBytes.batch(2, new long[][] {{2, 0}}, buffers, beyond), "offsets reach 9", allocator);
     byte[] negative = IpcBytes.concat(IpcBytes.ints(-4, 2, 3, 0), new byte[] {'a', 'b', 'c', 0, 0, 0, 0, 0});
     refused(utf8, 2, IpcBytes.batch(2, new long[][] {{2, 0}}, buffers, negative), "first offset is negative", allocator);
+    // 64-bit offsets take a loop of their own: the same checks.
+    Field large = new Field("s", FieldType.nullable(ArrowType.LargeUtf8.INSTANCE), null);
+    long[][] largeBuffers = {{0, 0}, {0, 24}, {24, 3}};
+    byte[] abc = {'a', 'b', 'c', 0, 0, 0, 0, 0};
+    refused(large, 2, IpcBytes.batch(2, new long[][] {{2, 0}}, largeBuffers, IpcBytes.concat(IpcBytes.ints(0, 0, 2, 0, 1, 0), abc)),
+        "offsets decrease at element 1 (2 then 1)", allocator);
+    refused(large, 2, IpcBytes.batch(2, new long[][] {{2, 0}}, largeBuffers, IpcBytes.concat(IpcBytes.ints(0, 0, 2, 0, 9, 0), abc)),
+        "offsets reach 9", allocator);
 
     Field item = new Field("item", FieldType.nullable(new ArrowType.Int(32, true)), null);
     Field list = new Field("l", FieldType.nullable(ArrowType.List.INSTANCE), List.of(item));

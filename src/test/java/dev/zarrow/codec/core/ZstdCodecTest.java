@@ -85,6 +85,26 @@ class ZstdCodecTest extends CodecContract {
   }
 
   @Test
+  void heapAndDirectInputsEncodeToTheSameFrame() {
+    Random random = Seeds.random("zstd heap input");
+    byte[] data = new byte[200_000];
+    for (int i = 0; i < data.length; i++) {
+      data[i] = (byte) (random.nextInt(16) + 'a'); // compressible, so the frame is not stored raw
+    }
+    ZstdCodec codec = new ZstdCodec(3, true);
+    byte[] fromDirect = Vectors.toArray(codec.encode(Vectors.direct(data)));
+    // A heap slice with an array offset and a position: only its remaining bytes are the input.
+    byte[] padded = new byte[data.length + 20];
+    System.arraycopy(data, 0, padded, 7, data.length);
+    ByteBuffer slice = ByteBuffer.wrap(padded, 3, data.length + 10).slice().position(4).limit(4 + data.length);
+    ByteBuffer fromHeap = codec.encode(slice);
+    assertEquals(4, slice.position(), "the input is borrowed: its position is kept");
+    assertArrayEquals(fromDirect, Vectors.toArray(fromHeap));
+    assertArrayEquals(fromDirect, Vectors.toArray(codec.encode(ByteBuffer.wrap(data).asReadOnlyBuffer())), "read-only heap");
+    assertArrayEquals(data, Vectors.toArray(codec.decode(fromHeap, data.length, data.length)));
+  }
+
+  @Test
   void decodesFramesOfOtherWriters() throws IOException {
     byte[] squares = GzipCodecTest.squares();
     for (String stream : List.of(ZSTD_19, ZSTD_STREAMED, ZSTD_TWO_FRAMES)) {
