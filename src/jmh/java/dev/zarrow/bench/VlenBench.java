@@ -173,6 +173,29 @@ public class VlenBench {
     return sum;
   }
 
+  /**
+   * The floor of the vlen-utf8 layout: only walking its length prefixes (where item i + 1 starts is
+   * known once item i's length is read, one dependent load and add per item), copying nothing. No
+   * decoder of the layout can be cheaper; compare vlenUtf8 with it and with memcpy.
+   */
+  @Benchmark
+  public long lengthScan() {
+    long sum = 0;
+    for (ByteBuffer stored : vlenChunks) {
+      ByteBuffer chunk = stored.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      int n = chunk.getInt(0);
+      int pos = 4;
+      long out = 0;
+      for (int i = 0; i < n; i++) {
+        int length = chunk.getInt(pos);
+        out += length;
+        pos += 4 + length;
+      }
+      sum += out;
+    }
+    return sum;
+  }
+
   /** What a read of the whole array does after decoding: the 16 chunks into one vector of 4M strings. */
   @Benchmark
   public long assembleWholeArray() {
@@ -216,6 +239,7 @@ public class VlenBench {
         try {
           java.util.Map<String, java.util.function.LongSupplier> ops = new java.util.LinkedHashMap<>();
           ops.put("memcpy", b::memcpy);
+          ops.put("lengthScan", b::lengthScan);
           ops.put("zep7", b::zep7);
           ops.put("vlenUtf8", b::vlenUtf8);
           ops.put("zarrsVlen", b::zarrsVlen);
