@@ -19,10 +19,10 @@ import dev.zarrow.grid.Box;
 import dev.zarrow.store.MemoryStore;
 import dev.zarrow.testing.AllocatorExtension;
 import dev.zarrow.testing.RecordingStore;
+import dev.zarrow.testing.Vectors;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -280,16 +280,7 @@ class ArrayReaderTest {
     Field stored = new Field("s", new FieldType(true, ArrowType.Utf8.INSTANCE, encoding), List.of());
     ZarrArray array = Zarr.createArray(store, "d", ArraySpec.of(ArrowDataType.of(stored), 9).chunks(3));
     String[] values = {"x", "y", null, "z", "z", "z", "w", "x", "y"};
-    try (VarCharVector v = new VarCharVector("s", allocator)) {
-      v.allocateNew();
-      for (int i = 0; i < values.length; i++) {
-        if (values[i] == null) {
-          v.setNull(i);
-        } else {
-          v.setSafe(i, values[i].getBytes(StandardCharsets.UTF_8));
-        }
-      }
-      v.setValueCount(values.length);
+    try (VarCharVector v = Vectors.utf8(allocator, "s", values)) {
       array.write(0, v);
     }
     ByteArrayOutputStream ipc = new ByteArrayOutputStream();

@@ -18,9 +18,9 @@ import dev.zarrow.dtype.ArrowDataType;
 import dev.zarrow.dtype.FixedType;
 import dev.zarrow.store.MemoryStore;
 import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.Vectors;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -54,20 +54,6 @@ class TableReaderTest {
   static final String[] WORDS = {"red", "green", null, "red", "blue", "blue", "green", "red", null, "cyan", "red"};
   static final String[] OTHER = {"blue", "blue", "red", "magenta", "red", "blue", "blue", "red", "red", "red", "x"};
 
-  private static VarCharVector strings(String[] values, BufferAllocator allocator) {
-    VarCharVector v = new VarCharVector("s", allocator);
-    v.allocateNew();
-    for (int i = 0; i < values.length; i++) {
-      if (values[i] == null) {
-        v.setNull(i);
-      } else {
-        v.setSafe(i, values[i].getBytes(StandardCharsets.UTF_8));
-      }
-    }
-    v.setValueCount(values.length);
-    return v;
-  }
-
   private ZarrArray ints(ZarrGroup group, String node, int n, int chunk, BufferAllocator allocator) {
     ZarrArray array = group.createArray(node, ArraySpec.of(FixedType.INT32, n).chunks(chunk));
     try (IntVector v = new IntVector("v", allocator)) {
@@ -83,7 +69,7 @@ class TableReaderTest {
 
   private ZarrArray words(ZarrGroup group, String node, Field stored, String[] values, int chunk, BufferAllocator allocator) {
     ZarrArray array = group.createArray(node, ArraySpec.of(ArrowDataType.of(stored), values.length).chunks(chunk));
-    try (VarCharVector v = strings(values, allocator)) {
+    try (VarCharVector v = Vectors.utf8(allocator, "s", values)) {
       array.write(0, v);
     }
     return array;

@@ -7,17 +7,34 @@ import dev.zarrow.dtype.DataType;
 import dev.zarrow.dtype.FixedType;
 import dev.zarrow.dtype.FixedWidthType;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Random;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.compare.Range;
 import org.apache.arrow.vector.compare.RangeEqualsVisitor;
 
 /** Vectors for tests: random ones of a data type, ones from element bytes, and exact comparison. */
 public final class Vectors {
   private Vectors() {}
+
+  /** A utf8 vector of {@code values} (a null entry is a null element), owned by the caller. */
+  public static VarCharVector utf8(BufferAllocator allocator, String name, String... values) {
+    VarCharVector v = new VarCharVector(name, allocator);
+    v.allocateNew();
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] == null) {
+        v.setNull(i);
+      } else {
+        v.setSafe(i, values[i].getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    v.setValueCount(values.length);
+    return v;
+  }
 
   /**
    * A vector of {@code count} random elements of a fixed-width {@code type}: random bits, so floats

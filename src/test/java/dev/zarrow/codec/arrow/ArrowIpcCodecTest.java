@@ -27,6 +27,7 @@ import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.store.MemoryStore;
 import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.Vectors;
 import java.io.ByteArrayInputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -84,15 +85,7 @@ class ArrowIpcCodecTest {
   }
 
   static VarCharVector strings(BufferAllocator allocator, String name, String... values) {
-    VarCharVector v = new VarCharVector(name, allocator);
-    v.allocateNew();
-    for (int i = 0; i < values.length; i++) {
-      if (values[i] != null) {
-        v.setSafe(i, values[i].getBytes(StandardCharsets.UTF_8));
-      }
-    }
-    v.setValueCount(values.length);
-    return v;
+    return Vectors.utf8(allocator, name, values);
   }
 
   static void assertSameValues(FieldVector expected, FieldVector actual) {
