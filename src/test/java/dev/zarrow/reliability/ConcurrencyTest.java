@@ -20,6 +20,7 @@ import dev.zarrow.testing.AllocatorExtension;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -68,10 +69,14 @@ class ConcurrencyTest {
     ExecutorService pool = Executors.newFixedThreadPool(WRITERS + READERS);
     AtomicBoolean writing = new AtomicBoolean(true);
     AtomicInteger scans = new AtomicInteger();
+    // The writers start once every reader runs, so reads overlap writes even when the pool's threads
+    // start late on a busy machine (a reader that started after the last write proved nothing).
+    CountDownLatch readersRunning = new CountDownLatch(READERS);
     try {
       List<Future<?>> writers = new ArrayList<>();
       for (List<Box> boxes : owned) {
         writers.add(pool.submit(() -> {
+          readersRunning.await();
           for (int round = 0; round < ROUNDS; round++) {
             for (Box box : boxes) {
               increment(array, box, round, allocator);
@@ -83,11 +88,12 @@ class ConcurrencyTest {
       List<Future<?>> readers = new ArrayList<>();
       for (int r = 0; r < READERS; r++) {
         readers.add(pool.submit(() -> {
-          while (writing.get()) {
+          readersRunning.countDown();
+          do {
             scan(array, allocator);
             scans.incrementAndGet();
             Thread.sleep(2); // leave the (few) cores mostly to the writers
-          }
+          } while (writing.get());
           return null;
         }));
       }
