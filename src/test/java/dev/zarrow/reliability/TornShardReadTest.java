@@ -21,6 +21,7 @@ import dev.zarrow.testing.AllocatorExtension;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -70,9 +71,11 @@ class TornShardReadTest {
     AtomicBoolean writing = new AtomicBoolean(true);
     AtomicInteger reads = new AtomicInteger();
     AtomicInteger refused = new AtomicInteger();
+    CountDownLatch readersRunning = new CountDownLatch(READERS); // so reads overlap the writes
     try {
       Future<?> writer = pool.submit(() -> {
         try {
+          readersRunning.await();
           for (int v = 2; v <= VERSIONS; v++) {
             writeVersion(array, v, allocator);
           }
@@ -85,6 +88,7 @@ class TornShardReadTest {
       for (int r = 0; r < READERS; r++) {
         int first = r;
         readers.add(pool.submit(() -> {
+          readersRunning.countDown();
           for (int c = first; writing.get(); c = (c + 1) % INNER_CHUNKS) {
             try {
               checkInnerChunk(array, c, allocator);
