@@ -15,11 +15,28 @@ import java.util.Objects;
  * @param configuration the configuration object, or {@code null} when absent
  * @param mustUnderstand false only when the document says {@code "must_understand": false}
  * @param plain true when written as a bare string (kept so documents round-trip)
+ * @param mustUnderstandWritten true when the document spells {@code "must_understand"} out, so an
+ *     explicit {@code true} is written back too
  */
-public record NamedConfig(String name, ObjectNode configuration, boolean mustUnderstand, boolean plain) {
+public record NamedConfig(String name, ObjectNode configuration, boolean mustUnderstand, boolean plain, boolean mustUnderstandWritten) {
 
   public NamedConfig {
     Objects.requireNonNull(name, "name");
+  }
+
+  /** {@code must_understand} written only when false. */
+  public NamedConfig(String name, ObjectNode configuration, boolean mustUnderstand, boolean plain) {
+    this(name, configuration, mustUnderstand, plain, !mustUnderstand);
+  }
+
+  /** The same value under another name (an alias resolved), its other parts kept. */
+  public NamedConfig withName(String newName) {
+    return new NamedConfig(newName, configuration, mustUnderstand, plain, mustUnderstandWritten);
+  }
+
+  /** The same value with another configuration, as an object. */
+  public NamedConfig withConfiguration(ObjectNode newConfiguration) {
+    return new NamedConfig(name, newConfiguration, mustUnderstand, false, mustUnderstandWritten);
   }
 
   /** {@code {"name": name, "configuration": configuration}}. */
@@ -70,12 +87,13 @@ public record NamedConfig(String name, ObjectNode configuration, boolean mustUnd
         name.textValue(),
         configuration == null ? null : (ObjectNode) configuration,
         must == null || must.booleanValue(),
-        false);
+        false,
+        must != null);
   }
 
   /** The JSON form: the bare name when {@link #plain()} and nothing else is set, else an object. */
   public JsonNode toJson() {
-    if (plain && configuration == null && mustUnderstand) {
+    if (plain && configuration == null && !mustUnderstandWritten) {
       return JsonNodeFactory.instance.textNode(name);
     }
     ObjectNode out = JsonNodeFactory.instance.objectNode();
@@ -83,8 +101,8 @@ public record NamedConfig(String name, ObjectNode configuration, boolean mustUnd
     if (configuration != null) {
       out.set("configuration", configuration.deepCopy());
     }
-    if (!mustUnderstand) {
-      out.put("must_understand", false);
+    if (mustUnderstandWritten || !mustUnderstand) {
+      out.put("must_understand", mustUnderstand);
     }
     return out;
   }

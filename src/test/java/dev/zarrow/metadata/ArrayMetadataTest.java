@@ -72,7 +72,10 @@ class ArrayMetadataTest {
       }
       """;
 
-  /** Extension points of every kind, with nulls in the dimension names and must_understand:false extensions. */
+  /**
+   * Extension points of every kind, with nulls in the dimension names, must_understand:false extensions
+   * and an explicit must_understand:true (written back as it stands).
+   */
   static final String EXTENDED = """
       {
         "zarr_format": 3,
@@ -83,7 +86,7 @@ class ArrayMetadataTest {
         "chunk_key_encoding": {"name": "v2", "configuration": {"separator": "."}},
         "fill_value": [0, 255],
         "codecs": [
-          {"name": "transpose", "configuration": {"order": [2, 0, 1]}},
+          {"name": "transpose", "configuration": {"order": [2, 0, 1]}, "must_understand": true},
           {"name": "bytes"},
           "crc32c"
         ],
@@ -136,6 +139,8 @@ class ArrayMetadataTest {
     // Plain names stay plain, objects stay objects.
     assertEquals("\"crc32c\"", Json.compact(parse(EXTENDED).toJson().get("codecs").get(2)));
     assertEquals("{\"name\":\"bytes\"}", Json.compact(parse(EXTENDED).toJson().get("codecs").get(1)));
+    assertEquals("{\"name\":\"transpose\",\"configuration\":{\"order\":[2,0,1]},\"must_understand\":true}",
+        Json.compact(parse(EXTENDED).toJson().get("codecs").get(0)));
     assertEquals("{\"name\":\"r16\"}", Json.compact(parse(EXTENDED).toJson().get("data_type")));
   }
 

@@ -218,7 +218,7 @@ public final class VlenInterleavedCodec implements ArrayToBytesCodec {
         throw new MetadataException("/configuration: codec " + metadata.name() + " takes no options");
       }
       String name = metadata.name().equals(ANY_URL) ? ANY : metadata.name();
-      NamedConfig kept = new NamedConfig(name, metadata.configuration(), metadata.mustUnderstand(), metadata.plain());
+      NamedConfig kept = metadata.withName(name);
       return new VlenInterleavedCodec(kept, context.options());
     }
   }

@@ -344,7 +344,7 @@ public final class ZarrsVlenCodec implements ArrayToBytesCodec {
       } else {
         throw new MetadataException("/configuration/index_location: codec zarrs.vlen needs \"start\" or \"end\", got " + Json.kind(where));
       }
-      NamedConfig kept = new NamedConfig(NAME, config.deepCopy(), metadata.mustUnderstand(), false);
+      NamedConfig kept = metadata.withName(NAME).withConfiguration(config.deepCopy());
       return new ZarrsVlenCodec(index, data, indexType, location, kept, context.options());
     }
 
