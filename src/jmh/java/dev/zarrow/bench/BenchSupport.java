@@ -1,5 +1,6 @@
 package dev.zarrow.bench;
 
+import dev.zarrow.ZarrOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -69,5 +70,29 @@ public final class BenchSupport {
       return t;
     };
     return Executors.newFixedThreadPool(threads, factory);
+  }
+
+  /**
+   * The chunk executor of a zarrow benchmark: the calling thread alone for 1 thread (a direct
+   * executor), else a pool of that many threads, shut down by {@link #close}.
+   */
+  public static final class ChunkThreads implements AutoCloseable {
+    private final ExecutorService pool;
+
+    public ChunkThreads(int threads) {
+      pool = threads > 1 ? pool(threads) : null;
+    }
+
+    /** Default options with this executor. */
+    public ZarrOptions options() {
+      return ZarrOptions.defaults().withExecutor(pool != null ? pool : Runnable::run);
+    }
+
+    @Override
+    public void close() {
+      if (pool != null) {
+        pool.shutdownNow();
+      }
+    }
   }
 }

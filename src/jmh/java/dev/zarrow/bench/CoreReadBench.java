@@ -4,7 +4,6 @@ import com.github.luben.zstd.ZstdDecompressCtx;
 import dev.zarrow.ArraySpec;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
-import dev.zarrow.ZarrOptions;
 import dev.zarrow.arrow.NdVector;
 import dev.zarrow.dtype.FixedType;
 import dev.zarrow.store.FileSystemStore;
@@ -17,7 +16,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -110,26 +108,18 @@ public class CoreReadBench {
     @Param({"1", "2"})
     public int threads;
 
-    ExecutorService pool;
+    BenchSupport.ChunkThreads executor;
     ZarrArray array;
 
     @Setup(Level.Trial)
     public void open(Data data) {
-      ZarrOptions options = ZarrOptions.defaults();
-      if (threads > 1) {
-        pool = BenchSupport.pool(threads);
-        options = options.withExecutor(pool);
-      } else {
-        options = options.withExecutor(Runnable::run);
-      }
-      array = Zarr.openArray(data.store, "a", options);
+      executor = new BenchSupport.ChunkThreads(threads);
+      array = Zarr.openArray(data.store, "a", executor.options());
     }
 
     @TearDown(Level.Trial)
     public void close() {
-      if (pool != null) {
-        pool.shutdownNow();
-      }
+      executor.close();
     }
   }
 

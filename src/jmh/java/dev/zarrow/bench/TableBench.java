@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.arrow.compression.CommonsCompressionFactory;
@@ -137,26 +136,18 @@ public class TableBench {
     @Param({"1", "2"})
     public int threads;
 
-    ExecutorService pool;
+    BenchSupport.ChunkThreads executor;
     ZarrGroup group;
 
     @Setup(Level.Trial)
     public void open(Data data) {
-      ZarrOptions options = ZarrOptions.defaults();
-      if (threads > 1) {
-        pool = BenchSupport.pool(threads);
-        options = options.withExecutor(pool);
-      } else {
-        options = options.withExecutor(Runnable::run);
-      }
-      group = Zarr.openGroup(data.store, "t", options);
+      executor = new BenchSupport.ChunkThreads(threads);
+      group = Zarr.openGroup(data.store, "t", executor.options());
     }
 
     @TearDown(Level.Trial)
     public void close() {
-      if (pool != null) {
-        pool.shutdownNow();
-      }
+      executor.close();
     }
   }
 
