@@ -214,7 +214,7 @@ final class CopyCommand extends ZarrowCommand {
     Box whole = Box.of(in.shape());
     List<long[]> all = blocks.allChunks(in.shape());
     long written = 0;
-    long lastReport = System.nanoTime();
+    ProgressLine progress = new ProgressLine(err());
     for (int b = 0; b < all.size(); b++) {
       Box region = blocks.chunkBox(all.get(b)).intersect(whole);
       if (region.size() > 0 && storesAny(in, region)) {
@@ -223,10 +223,8 @@ final class CopyCommand extends ZarrowCommand {
         }
         written++;
       }
-      if (System.nanoTime() - lastReport > 2_000_000_000L) {
-        err().println("copy: " + (b + 1) + " of " + all.size() + " blocks");
-        lastReport = System.nanoTime();
-      }
+      int done = b + 1;
+      progress.update(() -> "copy: " + done + " of " + all.size() + " blocks");
     }
     err().println("copy: " + written + " of " + all.size() + " blocks held data; wrote " + out.path() + " in " + destination);
   }

@@ -35,9 +35,6 @@ import picocli.CommandLine.Parameters;
           + " arrow.fixed_shape_tensor. OUT '-' is stdout."
     })
 final class ExportCommand extends ZarrowCommand {
-  /** Progress on stderr at most this often. */
-  private static final long PROGRESS_NANOS = 2_000_000_000L;
-
   @Parameters(index = "0", paramLabel = "STORE", description = "The store directory.")
   Path storeDir;
 
@@ -113,7 +110,7 @@ final class ExportCommand extends ZarrowCommand {
   private long[] write(ArrowReader reader, OutputStream sink, String what) throws IOException {
     long rows = 0;
     long batches = 0;
-    long last = System.nanoTime();
+    ProgressLine progress = new ProgressLine(err());
     try (ArrowStreamWriter writer = new ArrowStreamWriter(reader.getVectorSchemaRoot(), reader, Channels.newChannel(sink))) {
       try {
         writer.start();
@@ -121,10 +118,9 @@ final class ExportCommand extends ZarrowCommand {
           writer.writeBatch();
           rows += reader.getVectorSchemaRoot().getRowCount();
           batches++;
-          if (System.nanoTime() - last > PROGRESS_NANOS) {
-            err().println("export: " + what + ": " + rows + " rows in " + batches + " batches so far");
-            last = System.nanoTime();
-          }
+          long rowsSoFar = rows;
+          long batchesSoFar = batches;
+          progress.update(() -> "export: " + what + ": " + rowsSoFar + " rows in " + batchesSoFar + " batches so far");
         }
         writer.end();
       } catch (IOException e) {

@@ -59,7 +59,6 @@ import picocli.CommandLine.Parameters;
     })
 final class ImportCommand extends ZarrowCommand {
   private static final byte[] FILE_MAGIC = {'A', 'R', 'R', 'O', 'W', '1'};
-  private static final long PROGRESS_NANOS = 2_000_000_000L;
   /** Like Arrow's JSON reader: the batches may hold NaN and infinities; the rest of the file is not read here. */
   private static final JsonMapper LENIENT = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
@@ -260,19 +259,16 @@ final class ImportCommand extends ZarrowCommand {
     return out;
   }
 
-  /** Rows and batches so far; a line on stderr every two seconds. */
+  /** Rows and batches so far, reported on stderr as they grow. */
   private final class Progress {
+    final ProgressLine line = new ProgressLine(err());
     long rows;
     long batches;
-    long last = System.nanoTime();
 
     void batch(int n) {
       rows += n;
       batches++;
-      if (System.nanoTime() - last > PROGRESS_NANOS) {
-        err().println("import: " + rows + " rows (" + batches + " batches)");
-        last = System.nanoTime();
-      }
+      line.update(() -> "import: " + rows + " rows (" + batches + " batches)");
     }
   }
 }
