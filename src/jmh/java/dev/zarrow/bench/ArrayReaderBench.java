@@ -1,16 +1,13 @@
 package dev.zarrow.bench;
 
-import dev.zarrow.ArraySpec;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.ZarrOptions;
 import dev.zarrow.arrow.NdVector;
-import dev.zarrow.dtype.FixedType;
 import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.table.ArrayReader;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
@@ -63,21 +60,7 @@ public class ArrayReaderBench {
       dir = BenchSupport.tempDir("array-reader");
       store = FileSystemStore.open(dir);
       allocator = new RootAllocator();
-      ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.FLOAT32, ELEMENTS).chunks(CHUNK)
-          .compressors(List.of(ArraySpec.zstd(3))));
-      Random random = new Random(42);
-      try (Float4Vector chunk = new Float4Vector("x", allocator)) {
-        chunk.allocateNew(CHUNK);
-        for (int c = 0; c < ELEMENTS / CHUNK; c++) {
-          for (int i = 0; i < CHUNK; i++) {
-            long at = (long) c * CHUNK + i;
-            double t = 15 + 10 * Math.sin(at * 1e-6) + 3 * Math.sin(at * 1e-3) + random.nextGaussian() * 0.5;
-            chunk.set(i, Math.round(t * 100) / 100f);
-          }
-          chunk.setValueCount(CHUNK);
-          array.writeChunk(new long[] {c}, chunk);
-        }
-      }
+      BenchSupport.temperatures(store, ELEMENTS, CHUNK, allocator);
       pool = BenchSupport.pool(2);
       pooled = Zarr.openArray(store, "a", ZarrOptions.defaults().withExecutor(pool));
       direct = Zarr.openArray(store, "a", ZarrOptions.defaults().withExecutor(Runnable::run));

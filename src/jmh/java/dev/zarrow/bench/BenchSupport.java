@@ -1,15 +1,24 @@
 package dev.zarrow.bench;
 
+import dev.zarrow.ArraySpec;
+import dev.zarrow.Zarr;
+import dev.zarrow.ZarrArray;
 import dev.zarrow.ZarrOptions;
+import dev.zarrow.dtype.FixedType;
+import dev.zarrow.store.WritableStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.Float4Vector;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
@@ -60,6 +69,30 @@ public final class BenchSupport {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Creates the 1-D float32 array {@code a} of {@code elements} temperatures to 0.01 (a slow wave plus
+   * noise, the kind of float data zstd gets ~0.4-0.6 on) in chunks of {@code chunk}, compressed with
+   * zstd level 3, writing it chunk by chunk; the same data for every seed-42 run.
+   */
+  public static ZarrArray temperatures(WritableStore store, int elements, int chunk, BufferAllocator allocator) {
+    ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.FLOAT32, elements).chunks(chunk)
+        .compressors(List.of(ArraySpec.zstd(3))));
+    Random random = new Random(42);
+    try (Float4Vector values = new Float4Vector("x", allocator)) {
+      values.allocateNew(chunk);
+      for (int c = 0; c < elements / chunk; c++) {
+        for (int i = 0; i < chunk; i++) {
+          long at = (long) c * chunk + i;
+          double t = 15 + 10 * Math.sin(at * 1e-6) + 3 * Math.sin(at * 1e-3) + random.nextGaussian() * 0.5;
+          values.set(i, Math.round(t * 100) / 100f);
+        }
+        values.setValueCount(chunk);
+        array.writeChunk(new long[] {c}, values);
+      }
+    }
+    return array;
   }
 
   /** A pool of {@code threads} daemon threads. */

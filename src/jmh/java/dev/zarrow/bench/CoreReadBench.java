@@ -1,11 +1,9 @@
 package dev.zarrow.bench;
 
 import com.github.luben.zstd.ZstdDecompressCtx;
-import dev.zarrow.ArraySpec;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.arrow.NdVector;
-import dev.zarrow.dtype.FixedType;
 import dev.zarrow.store.FileSystemStore;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -15,12 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.Float4Vector;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -67,22 +63,7 @@ public class CoreReadBench {
       dir = BenchSupport.tempDir("core");
       store = FileSystemStore.open(dir);
       allocator = new RootAllocator();
-      ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.FLOAT32, ELEMENTS).chunks(CHUNK)
-          .compressors(List.of(ArraySpec.zstd(3))));
-      // Temperatures to 0.01: a slow wave plus noise, the kind of float data zstd gets ~0.6 on.
-      Random random = new Random(42);
-      try (Float4Vector chunk = new Float4Vector("x", allocator)) {
-        chunk.allocateNew(CHUNK);
-        for (int c = 0; c < ELEMENTS / CHUNK; c++) {
-          for (int i = 0; i < CHUNK; i++) {
-            long at = (long) c * CHUNK + i;
-            double t = 15 + 10 * Math.sin(at * 1e-6) + 3 * Math.sin(at * 1e-3) + random.nextGaussian() * 0.5;
-            chunk.set(i, Math.round(t * 100) / 100f);
-          }
-          chunk.setValueCount(CHUNK);
-          array.writeChunk(new long[] {c}, chunk);
-        }
-      }
+      ZarrArray array = BenchSupport.temperatures(store, ELEMENTS, CHUNK, allocator);
       long stored = 0;
       for (long[] coords : array.chunks()) {
         Path file = dir.resolve(array.chunkKey(coords));
