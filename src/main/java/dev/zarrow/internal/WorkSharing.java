@@ -83,6 +83,11 @@ public final class WorkSharing {
     }, executor);
   }
 
+  /** {@code task} run for every index {@code 0 <= i < count}, as {@link #forEach} runs items. */
+  public static void forEachIndex(int count, java.util.function.IntConsumer task, Executor executor) {
+    forEach(java.util.stream.IntStream.range(0, count).boxed().toList(), task::accept, executor);
+  }
+
   /** Every item taken is being worked on by a running thread, so this wait always ends. */
   private static void awaitUninterruptibly(CountDownLatch latch) {
     boolean interrupted = false;

@@ -96,12 +96,8 @@ final class ColumnWriter implements AutoCloseable {
     long first = written / unit;
     array = array.resize(written + (long) units.size() * unit);
     Field field = units.get(0).get(0).source().getField();
-    List<Integer> indexes = new ArrayList<>();
-    for (int i = 0; i < units.size(); i++) {
-      indexes.add(i);
-    }
     ZarrArray target = array;
-    WorkSharing.forEach(indexes, i -> {
+    WorkSharing.forEachIndex(units.size(), i -> {
       List<Gather.Run> runs = units.get(i);
       long[] coords = {first + i};
       if (runs.size() == 1 && runs.get(0).start() == 0 && runs.get(0).source().getValueCount() == unit) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.CodecException;
 import dev.zarrow.ZarrException;
 import dev.zarrow.ZarrGroup;
+import dev.zarrow.arrow.Buffers;
 import dev.zarrow.arrow.Dictionaries;
 import dev.zarrow.arrow.FieldJson;
 import dev.zarrow.arrow.Fields;
@@ -157,11 +158,7 @@ public final class TableWriter implements AutoCloseable {
             + " rows holds " + v.getValueCount() + " values");
       }
     }
-    List<Integer> indexes = new ArrayList<>();
-    for (int i = 0; i < fields.size(); i++) {
-      indexes.add(i);
-    }
-    WorkSharing.forEach(indexes, i -> {
+    WorkSharing.forEachIndex(fields.size(), i -> {
       Field stored = fields.get(i);
       try {
         if (Dictionaries.isEncoded(stored)) {
@@ -246,15 +243,11 @@ public final class TableWriter implements AutoCloseable {
     }
   }
 
-  /** The parent of the writer's temporaries: a child of the batch's allocator (vectors of the null type have none). */
+  /** The parent of the writer's temporaries: beside the batch's memory (vectors of the null type have none). */
   private static BufferAllocator allocatorFor(VectorSchemaRoot root) {
-    for (FieldVector v : root.getFieldVectors()) {
-      BufferAllocator a = v.getAllocator();
-      if (a != null) {
-        return a.newChildAllocator("TableWriter.write", 0, Long.MAX_VALUE);
-      }
-    }
-    return new RootAllocator();
+    return root.getFieldVectors().stream().filter(v -> v.getAllocator() != null).findFirst()
+        .map(owner -> Buffers.temporaryAllocator(owner, "TableWriter.write"))
+        .orElseGet(RootAllocator::new);
   }
 
   private interface SourceRead<T> {

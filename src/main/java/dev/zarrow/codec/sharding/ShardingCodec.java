@@ -184,7 +184,7 @@ public final class ShardingCodec implements ArrayToBytesCodec {
         if (Regions.isFixedWidth(out)) {
           try {
             // Empty inner chunks are already the fill value; each task copies its part into place.
-            WorkSharing.forEach(IntStream.range(0, present.size()).boxed().toList(), k -> {
+            WorkSharing.forEachIndex(present.size(), k -> {
               ShardLayout.Part p = present.get(k);
               try (FieldVector piece = inInner(l, p.index(), () -> l.inner.decodeRegion(inputs.get(k), p.inChunk(), temp))) {
                 Regions.copyInto(piece, p.inChunk().shape(), Box.of(p.inChunk().shape()), out, shape, p.target());
