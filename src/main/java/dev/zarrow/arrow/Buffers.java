@@ -65,6 +65,57 @@ public final class Buffers {
     }
   }
 
+  /**
+   * What is wrong with the order of {@code count + 1} offsets of {@code width} (4 or 8) bytes at
+   * {@code address} (valid memory the caller has checked the size of): a negative first offset or a
+   * decrease, named by element; null when they start at 0 or more and never decrease. One pass
+   * without a branch per offset (any negative offset or decrease turns the sign bit of an
+   * accumulator on); the element is looked for only when something is wrong. The last offset's bound
+   * is the caller's to check.
+   */
+  public static String offsetsOrderProblem(long address, int count, int width) {
+    long bad;
+    if (width == 4) {
+      int prev = MemoryUtil.getInt(address);
+      int acc = prev;
+      for (int i = 1; i <= count; i++) {
+        int cur = MemoryUtil.getInt(address + 4L * i);
+        acc |= cur | (cur - prev);
+        prev = cur;
+      }
+      bad = acc;
+    } else {
+      long prev = MemoryUtil.getLong(address);
+      long acc = prev;
+      for (int i = 1; i <= count; i++) {
+        long cur = MemoryUtil.getLong(address + 8L * i);
+        acc |= cur | (cur - prev);
+        prev = cur;
+      }
+      bad = acc;
+    }
+    if (bad >= 0) {
+      return null;
+    }
+    long first = offsetAt(address, 0, width);
+    if (first < 0) {
+      return "the first offset is negative (" + first + ")";
+    }
+    for (int i = 1; i <= count; i++) {
+      long prev = offsetAt(address, i - 1, width);
+      long cur = offsetAt(address, i, width);
+      if (cur < prev) {
+        return "offsets decrease at element " + (i - 1) + " (" + prev + " then " + cur + ")";
+      }
+    }
+    return null; // not reached: a set sign bit means a negative offset or a decrease
+  }
+
+  /** Offset {@code i} of {@code width} bytes at {@code address}. */
+  public static long offsetAt(long address, int i, int width) {
+    return width == 4 ? MemoryUtil.getInt(address + 4L * i) : MemoryUtil.getLong(address + 8L * i);
+  }
+
   /** A little-endian view of {@code length} bytes of {@code buf} from {@code offset}; valid while buf is. */
   public static ByteBuffer view(ArrowBuf buf, long offset, long length) {
     if (length == 0) {

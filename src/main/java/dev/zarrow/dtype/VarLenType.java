@@ -309,47 +309,15 @@ public final class VarLenType implements DataType {
 
   /** What is wrong with {@code count + 1} offsets at {@code address} over {@code dataLength} bytes, or null. */
   private String offsetsProblem(long address, int count, long dataLength) {
-    long first = offsetAt(address, 0);
-    long last = offsetAt(address, count);
-    // One pass without branches: any negative offset or decrease turns the sign bit of bad on.
-    long bad = first;
-    if (offsetWidth() == 4) {
-      int prev = (int) first;
-      int acc = prev;
-      for (int i = 1; i <= count; i++) {
-        int cur = MemoryUtil.getInt(address + 4L * i);
-        acc |= cur | (cur - prev);
-        prev = cur;
-      }
-      bad = acc;
-    } else {
-      long prev = first;
-      for (int i = 1; i <= count; i++) {
-        long cur = MemoryUtil.getLong(address + 8L * i);
-        bad |= cur | (cur - prev);
-        prev = cur;
-      }
+    String order = Buffers.offsetsOrderProblem(address, count, offsetWidth());
+    if (order != null) {
+      return order;
     }
-    if (bad < 0) {
-      if (first < 0) {
-        return "the first offset is negative (" + first + ")";
-      }
-      for (int i = 1; i <= count; i++) {
-        long prev = offsetAt(address, i - 1);
-        long cur = offsetAt(address, i);
-        if (cur < prev) {
-          return "offsets decrease at element " + (i - 1) + " (offset " + (i - 1) + " is " + prev + ", offset " + i + " is " + cur + ")";
-        }
-      }
-    }
+    long last = Buffers.offsetAt(address, count, offsetWidth());
     if (last > dataLength) {
       return "the last offset (" + last + ") is past the end of the " + dataLength + " bytes of data";
     }
     return null;
-  }
-
-  private long offsetAt(long address, int i) {
-    return offsetWidth() == 4 ? MemoryUtil.getInt(address + 4L * i) : MemoryUtil.getLong(address + 8L * i);
   }
 
   /**

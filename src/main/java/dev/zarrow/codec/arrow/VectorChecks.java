@@ -1,8 +1,8 @@
 package dev.zarrow.codec.arrow;
 
 import dev.zarrow.CorruptChunkException;
+import dev.zarrow.arrow.Buffers;
 import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseLargeVariableWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
@@ -110,37 +110,14 @@ final class VectorChecks {
     int w = large ? 8 : 4;
     ArrowBuf offsets = v.getOffsetBuffer();
     need(offsets, (long) (n + 1) * w, path, "offsets");
-    long previous = large ? offsets.getLong(0) : offsets.getInt(0);
-    if (previous < 0) {
-      throw bad(path, "the first offset is negative (" + previous + ")");
+    String order = Buffers.offsetsOrderProblem(offsets.memoryAddress(), n, w);
+    if (order != null) {
+      throw bad(path, order);
     }
-    // The buffer holds n + 1 offsets (checked above): read them by address, one loop per width, with
-    // no bounds check per element (this loop was 4% of reading TableBench's table).
-    long address = offsets.memoryAddress();
-    if (large) {
-      for (int i = 1; i <= n; i++) {
-        long next = MemoryUtil.getLong(address + (long) i * 8);
-        if (next < previous) {
-          throw decrease(path, i, previous, next);
-        }
-        previous = next;
-      }
-    } else {
-      for (int i = 1; i <= n; i++) {
-        int next = MemoryUtil.getInt(address + (long) i * 4);
-        if (next < previous) {
-          throw decrease(path, i, previous, next);
-        }
-        previous = next;
-      }
+    long last = Buffers.offsetAt(offsets.memoryAddress(), n, w);
+    if (last > limit) {
+      throw bad(path, "offsets reach " + last + " but there are " + limit + " " + what);
     }
-    if (previous > limit) {
-      throw bad(path, "offsets reach " + previous + " but there are " + limit + " " + what);
-    }
-  }
-
-  private static CorruptChunkException decrease(String path, int i, long previous, long next) {
-    return bad(path, "offsets decrease at element " + (i - 1) + " (" + previous + " then " + next + ")");
   }
 
   private static void views(BaseVariableWidthViewVector v, int n, String path) {
