@@ -1,0 +1,174 @@
+package dev.zarrow.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.zarrow.Zarr;
+import dev.zarrow.ZarrArray;
+import dev.zarrow.error.ZarrException;
+import dev.zarrow.ZarrGroup;
+import dev.zarrow.ZarrNode;
+import dev.zarrow.ZarrOptions;
+import dev.zarrow.store.Store;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code zarrow check STORE [PATH]}: reads every {@code zarr.json} below PATH and decodes every stored
+ * chunk of every array (checksums, sizes, and whatever structure the codecs verify: shard indexes,
+ * offsets, IPC), then prints
+ * {@code {"arrays": N, "chunks": N, "bytes": N, "problems": [{"key": K, "error": E}], "ignored_keys": [K]}}.
+ * {@code bytes} is the stored size of the chunks decoded. {@code ignored_keys} are keys no reader looks
+ * at (under an array but not a chunk of its grid; under a group but in no node): listed, not problems.
+ * Exit code 3 when there is any problem.
+ */
+@Command(
+    name = "check",
+    description = {
+      "Decode and verify every stored chunk of every array below PATH.",
+      "Prints {\"arrays\",\"chunks\",\"bytes\",\"problems\":[{\"key\",\"error\"}],\"ignored_keys\"}; exit 3 when"
+          + " any problem is found."
+    })
+final class CheckCommand extends ZarrowCommand {
+  @Parameters(index = "0", paramLabel = "STORE", description = "The store directory.")
+  Path store;
+
+  @Parameters(index = "1", paramLabel = "PATH", defaultValue = "", description = "Where to start (default: the root).")
+  String path;
+
+  @Override
+  public Integer call() {
+    String p = nodePath(path);
+    ObjectNode summary;
+    try (Store s = openExisting(store)) {
+      Zarr.open(s, p, options()); // a missing start node is an error of its own, not a problem found
+      summary = run(s, p, options());
+    }
+    printJson(summary);
+    int problems = summary.get("problems").size();
+    if (problems > 0) {
+      err().println("zarrow: check found " + problems + (problems == 1 ? " problem" : " problems"));
+      return Main.DATA_ERROR;
+    }
+    return Main.OK;
+  }
+
+  private record Problem(String key, String error) {}
+
+  /** Checks everything below {@code path}; the summary JSON. */
+  static ObjectNode run(Store store, String path, ZarrOptions options) {
+    Walk walk = new Walk(store, options);
+    try (BufferAllocator allocator = new RootAllocator()) {
+      walk.node(path, allocator);
+    }
+    walk.problems.sort(Comparator.comparing(Problem::key));
+    walk.ignored.sort(Comparator.naturalOrder());
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    out.put("arrays", walk.arrays);
+    out.put("chunks", walk.chunks.get());
+    out.put("bytes", walk.bytes.get());
+    ArrayNode problems = out.putArray("problems");
+    for (Problem p : walk.problems) {
+      problems.addObject().put("key", p.key()).put("error", p.error());
+    }
+    ArrayNode ignored = out.putArray("ignored_keys");
+    walk.ignored.forEach(ignored::add);
+    return out;
+  }
+
+  private static final class Walk {
+    final Store store;
+    final ZarrOptions options;
+    final List<Problem> problems = new ArrayList<>();
+    final List<String> ignored = new ArrayList<>();
+    final AtomicLong chunks = new AtomicLong();
+    final AtomicLong bytes = new AtomicLong();
+    long arrays;
+
+    Walk(Store store, ZarrOptions options) {
+      this.store = store;
+      this.options = options;
+    }
+
+    void node(String path, BufferAllocator allocator) {
+      ZarrNode node;
+      try {
+        node = Zarr.open(store, path, options);
+      } catch (ZarrException e) {
+        problem(ZarrNode.metadataKey(path), e);
+        return;
+      }
+      try {
+        if (node instanceof ZarrArray array) {
+          array(array, allocator);
+        } else {
+          group((ZarrGroup) node, allocator);
+        }
+      } catch (ZarrException e) { // listing the store failed
+        problem(ZarrNode.metadataKey(path), e);
+      }
+    }
+
+    void group(ZarrGroup group, BufferAllocator allocator) {
+      String prefix = group.path().isEmpty() ? "" : group.path() + "/";
+      Store.Listing level = store.listDir(prefix);
+      for (String key : level.keys()) {
+        if (!key.equals(ZarrNode.metadataKey(group.path()))) {
+          ignored.add(key);
+        }
+      }
+      for (String child : level.prefixes()) {
+        String childPath = child.substring(0, child.length() - 1);
+        if (store.exists(ZarrNode.metadataKey(childPath))) {
+          node(childPath, allocator);
+        } else {
+          ignored.addAll(store.list(child));
+        }
+      }
+    }
+
+    void array(ZarrArray array, BufferAllocator allocator) {
+      arrays++;
+      StoredKeys keys = StoredKeys.of(array);
+      ignored.addAll(keys.ignored());
+      List<Problem> found = new ArrayList<>();
+      // Each task decodes one chunk and frees it at once: memory stays at a chunk per thread.
+      List<CompletableFuture<Void>> tasks = new ArrayList<>();
+      for (StoredKeys.Chunk chunk : keys.chunks()) {
+        tasks.add(CompletableFuture.runAsync(() -> verify(array, chunk, found, allocator), options.executor()));
+      }
+      CompletableFuture.allOf(tasks.toArray(CompletableFuture[]::new)).join(); // a bug (not a ZarrException) ends the check
+      problems.addAll(found);
+    }
+
+    private void verify(ZarrArray array, StoredKeys.Chunk chunk, List<Problem> found, BufferAllocator allocator) {
+      try {
+        Optional<ByteBuffer> stored = store.get(chunk.key());
+        if (stored.isEmpty()) {
+          return; // deleted while we looked: nothing to verify
+        }
+        bytes.addAndGet(stored.get().remaining());
+        chunks.incrementAndGet();
+        array.pipeline().decode(stored.get(), allocator).close();
+      } catch (ZarrException e) {
+        synchronized (found) {
+          found.add(new Problem(chunk.key(), Main.oneLine(e.getMessage())));
+        }
+      }
+    }
+
+    void problem(String key, ZarrException e) {
+      problems.add(new Problem(key, Main.oneLine(e.getMessage())));
+    }
+  }
+}

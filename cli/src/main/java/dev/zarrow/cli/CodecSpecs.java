@@ -1,0 +1,191 @@
+package dev.zarrow.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.zarrow.error.ZarrException;
+import dev.zarrow.metadata.Json;
+import dev.zarrow.metadata.NamedConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.StringJoiner;
+
+/**
+ * The command line's spelling of codecs, one codec per {@code --codec} value, in chain order:
+ *
+ * <pre>
+ * codec := '{' JSON '}'              one codec's metadata, e.g. {"name":"zstd","configuration":{"level":3,"checksum":true}}
+ *        | '[' JSON ']'              a whole codec list (then the only --codec)
+ *        | NAME                      the codec with its usual configuration (below), else none
+ *        | NAME ':' ARGS             short arguments of the codecs below
+ *        | NAME ':' '{' JSON '}'     any codec with that configuration object
+ *
+ * bytes            {"endian":"little"}   bytes:big, bytes:little
+ * zstd             level 0, no checksum  zstd:LEVEL
+ * gzip             level 5               gzip:LEVEL
+ * transpose        (needs an order)      transpose:2,0,1
+ * crc32c, vlen-utf8, vlen-bytes, ...     no configuration
+ * zep7             not a codec: the place of the serializer left empty, so that string and binary
+ *                  chunks take the ZEP7 layout (offsets, padding, data); see {@link #ZEP7}
+ * </pre>
+ *
+ * {@link #format} prints a codec back in this grammar (for {@code ls}).
+ */
+final class CodecSpecs {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  /**
+   * The name that stands for "no array->bytes codec": ZEP7 makes a variable-length data type its own
+   * serializer when the codec list has none, and without this word {@code copy} would put the data
+   * type's default serializer ({@code vlen-utf8}, {@code vlen-bytes}) in that place.
+   */
+  static final String ZEP7 = "zep7";
+
+  private CodecSpecs() {}
+
+  /** Parses the values of repeated {@code --codec} options; bad ones are an {@link IllegalArgumentException}. */
+  static List<NamedConfig> parse(List<String> specs) {
+    List<NamedConfig> out = new ArrayList<>();
+    for (String spec : specs) {
+      String s = spec.strip();
+      if (s.startsWith("[")) {
+        if (specs.size() != 1) {
+          throw new IllegalArgumentException("a JSON codec list must be the only --codec, got " + specs.size() + " values");
+        }
+        JsonNode list = json(s);
+        if (!list.isArray()) {
+          throw new IllegalArgumentException("--codec " + s + ": expected a JSON array of codecs");
+        }
+        for (int i = 0; i < list.size(); i++) {
+          out.add(named(list.get(i), "--codec " + s + " [" + i + "]"));
+        }
+      } else if (s.startsWith("{")) {
+        out.add(named(json(s), "--codec " + s));
+      } else {
+        out.add(shortForm(s));
+      }
+    }
+    return out;
+  }
+
+  private static NamedConfig shortForm(String s) {
+    int colon = s.indexOf(':');
+    String name = (colon < 0 ? s : s.substring(0, colon)).strip();
+    String args = colon < 0 ? null : s.substring(colon + 1).strip();
+    if (!name.matches("[A-Za-z0-9_.\\-]+")) {
+      throw new IllegalArgumentException("--codec " + s + ": '" + name + "' is not a codec name");
+    }
+    if (name.equals(ZEP7) && args != null) {
+      throw new IllegalArgumentException("--codec " + s + ": zep7 takes no arguments (it stands for no serializer)");
+    }
+    if (args != null && args.startsWith("{")) {
+      JsonNode config = json(args);
+      if (!config.isObject()) {
+        throw new IllegalArgumentException("--codec " + s + ": the configuration must be a JSON object");
+      }
+      return NamedConfig.of(name, (ObjectNode) config);
+    }
+    ObjectNode config = NODES.objectNode();
+    switch (name) {
+      case "bytes" -> {
+        String endian = args == null ? "little" : args;
+        if (!endian.equals("little") && !endian.equals("big")) {
+          throw new IllegalArgumentException("--codec " + s + ": bytes takes little or big");
+        }
+        return NamedConfig.of(name, config.put("endian", endian));
+      }
+      case "zstd" -> {
+        return NamedConfig.of(name, config.put("level", args == null ? 0 : integer(args, s)).put("checksum", false));
+      }
+      case "gzip" -> {
+        return NamedConfig.of(name, config.put("level", args == null ? 5 : integer(args, s)));
+      }
+      case "transpose" -> {
+        if (args == null || args.isEmpty()) {
+          throw new IllegalArgumentException("--codec " + s + ": transpose needs an order, e.g. transpose:1,0");
+        }
+        ArrayNode order = config.putArray("order");
+        for (String part : args.split(",", -1)) {
+          order.add(integer(part.strip(), s));
+        }
+        return NamedConfig.of(name, config);
+      }
+      default -> {
+        if (args != null) {
+          throw new IllegalArgumentException("--codec " + s + ": codec " + name
+              + " has no short arguments; give its configuration as JSON, e.g. " + name + ":{\"key\":1}");
+        }
+        return NamedConfig.of(name, null);
+      }
+    }
+  }
+
+  private static int integer(String text, String spec) {
+    try {
+      return Integer.parseInt(text);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--codec " + spec + ": '" + text + "' is not an integer");
+    }
+  }
+
+  private static JsonNode json(String text) {
+    try {
+      return Json.parse(text, "JSON");
+    } catch (ZarrException e) {
+      throw new IllegalArgumentException("--codec " + text + ": " + e.getMessage());
+    }
+  }
+
+  private static NamedConfig named(JsonNode node, String what) {
+    try {
+      return NamedConfig.parse(node, what);
+    } catch (ZarrException e) {
+      throw new IllegalArgumentException(e.getMessage());
+    }
+  }
+
+  /** A codec list in the short grammar, codecs separated by spaces. */
+  static String format(List<NamedConfig> codecs) {
+    StringJoiner out = new StringJoiner(" ");
+    codecs.forEach(c -> out.add(format(c)));
+    return out.toString();
+  }
+
+  /** One codec in the short grammar where it has one, else {@code name:{configuration}}. */
+  static String format(NamedConfig codec) {
+    ObjectNode c = codec.config();
+    String name = codec.name();
+    if (!codec.mustUnderstand()) {
+      return Json.compact(codec.toJson());
+    }
+    if (c.isEmpty()) {
+      return name;
+    }
+    if (name.equals("bytes") && c.size() == 1 && c.path("endian").isTextual()) {
+      return c.get("endian").asText().equals("little") ? "bytes" : "bytes:" + c.get("endian").asText();
+    }
+    if (name.equals("zstd") && c.size() == 2 && c.path("level").isInt() && c.path("checksum").isBoolean()
+        && !c.get("checksum").booleanValue()) {
+      return "zstd:" + c.get("level").intValue();
+    }
+    if (name.equals("gzip") && c.size() == 1 && c.path("level").isInt()) {
+      return "gzip:" + c.get("level").intValue();
+    }
+    if (name.equals("transpose") && c.size() == 1 && c.path("order").isArray()) {
+      StringJoiner order = new StringJoiner(",");
+      c.get("order").forEach(o -> order.add(o.asText()));
+      return "transpose:" + order;
+    }
+    if (name.equals(Layout.SHARDING) && c.path("chunk_shape").isArray() && c.path("codecs").isArray()) {
+      StringJoiner inner = new StringJoiner(",");
+      c.get("chunk_shape").forEach(n -> inner.add(n.asText()));
+      try {
+        return Layout.SHARDING + "(chunks " + inner + ": " + format(Layout.codecList(c.get("codecs"), "codecs")) + ")";
+      } catch (ZarrException e) {
+        return name + ":" + Json.compact(c);
+      }
+    }
+    return name + ":" + Json.compact(c);
+  }
+}

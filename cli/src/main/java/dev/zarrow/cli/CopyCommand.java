@@ -1,0 +1,240 @@
+package dev.zarrow.cli;
+
+import dev.zarrow.Zarr;
+import dev.zarrow.ZarrArray;
+import dev.zarrow.error.ZarrException;
+import dev.zarrow.ZarrOptions;
+import dev.zarrow.NdVector;
+import dev.zarrow.codec.ArrayToArrayCodec;
+import dev.zarrow.codec.ArrayToBytesCodec;
+import dev.zarrow.codec.Codec;
+import dev.zarrow.dtype.DataType;
+import dev.zarrow.grid.Box;
+import dev.zarrow.grid.ChunkGrid;
+import dev.zarrow.metadata.ArrayMetadata;
+import dev.zarrow.metadata.NamedConfig;
+import dev.zarrow.store.FileSystemStore;
+import dev.zarrow.store.Store;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code zarrow copy SRC PATH DST PATH [--codec C]... [--chunks S] [--shards S|none]}: rewrites an array
+ * into another place (another store, or another path of the same one), with the same metadata unless
+ * the options change the chunking or the codecs. The destination array is replaced.
+ *
+ * <p>The copy runs block by block: a block is a whole number of destination chunks (shards when
+ * sharded) that covers at least one source chunk along every dimension where that stays small, so that
+ * every destination chunk is written once, whole (never read back and merged), memory stays at about a
+ * block, and source chunks are decoded about once. Blocks where the source stores no chunk are skipped
+ * (the destination reads them as the fill value). Prints the destination's {@code info} JSON.
+ */
+@Command(
+    name = "copy",
+    description = {
+      "Rewrite an array, optionally with other codecs, chunks or shards.",
+      "--codec takes one codec per option, in chain order: bytes[:little|big], zstd[:LEVEL], gzip[:LEVEL],"
+          + " crc32c, transpose:ORDER (e.g. transpose:1,0), vlen-utf8, ...; NAME:{JSON configuration}; one"
+          + " codec's JSON object; or the whole list as a JSON array. Without an array->bytes codec, the"
+          + " data type's default serializer comes first; zep7 in its place means none: string and binary"
+          + " chunks in the ZEP7 layout (e.g. --codec zep7 --codec zstd)."
+    })
+final class CopyCommand extends ZarrowCommand {
+  /** Blocks grow to cover source chunks only while they stay at most this many elements. */
+  static final long BLOCK_ELEMENTS = 1 << 22;
+
+  @Parameters(index = "0", paramLabel = "SRC", description = "The source store directory.")
+  Path source;
+
+  @Parameters(index = "1", paramLabel = "PATH", description = "The source array's path.")
+  String sourcePath;
+
+  @Parameters(index = "2", paramLabel = "DST", description = "The destination store directory (created when missing).")
+  Path destination;
+
+  @Parameters(index = "3", paramLabel = "PATH", description = "The destination array's path (replaced).")
+  String destinationPath;
+
+  @Option(names = "--codec", paramLabel = "CODEC", description = "A codec of the new chain (repeat, in order).")
+  List<String> codecs = new ArrayList<>();
+
+  @Option(names = "--chunks", paramLabel = "SHAPE", description = "The new chunk shape (inner chunks when sharded), e.g. 100,100.")
+  String chunks;
+
+  @Option(names = "--shards", paramLabel = "SHAPE", description = "Shard with this shard shape (a multiple of the chunk shape), or 'none' to unshard.")
+  String shards;
+
+  @Override
+  public Integer call() throws IOException {
+    String from = nodePath(sourcePath);
+    String to = nodePath(destinationPath);
+    refuseOverlap(from, to);
+    ZarrOptions options = options();
+    try (Store src = openExisting(source); FileSystemStore dst = FileSystemStore.open(destination);
+        BufferAllocator allocator = new RootAllocator()) {
+      ZarrArray in = Zarr.openArray(src, from, options);
+      ArrayMetadata metadata = newMetadata(in, options);
+      ZarrArray out = Zarr.createArray(dst, to, metadata, options);
+      copy(in, out, allocator);
+      printJson(InfoCommand.describe(Zarr.openArray(dst, to, options)));
+    }
+    return Main.OK;
+  }
+
+  /** Refuses a destination inside the source array or the other way round (creating it would delete data). */
+  private void refuseOverlap(String from, String to) throws IOException {
+    Path a = located(source, from);
+    Path b = located(destination, to);
+    if (a.startsWith(b) || b.startsWith(a)) {
+      throw usage("the destination " + destination + " " + show(to) + " overlaps the source " + source + " " + show(from));
+    }
+  }
+
+  private static String show(String path) {
+    return path.isEmpty() ? "/" : path;
+  }
+
+  private static Path located(Path root, String path) throws IOException {
+    Path dir = Files.exists(root) ? root.toRealPath() : root.toAbsolutePath().normalize();
+    return path.isEmpty() ? dir : dir.resolve(path).normalize();
+  }
+
+  private ArrayMetadata newMetadata(ZarrArray in, ZarrOptions options) {
+    Layout layout = Layout.of(in.metadata());
+    if (chunks != null) {
+      layout = layout.withChunks(shape("--chunks", chunks));
+    }
+    if (shards != null) {
+      layout = layout.withShards(shards.equals("none") ? null : shape("--shards", shards));
+    }
+    if (!codecs.isEmpty()) {
+      List<NamedConfig> list;
+      try {
+        list = CodecSpecs.parse(codecs);
+      } catch (IllegalArgumentException e) {
+        throw usage(e.getMessage());
+      }
+      layout = layout.withCodecs(withSerializer(list, in.dataType(), options));
+    }
+    String problem = layout.problem(in.rank());
+    if (problem != null) {
+      throw usage(problem);
+    }
+    return layout.applyTo(in.metadata());
+  }
+
+  /**
+   * {@code list} with the data type's default serializer after its array->array codecs when it names
+   * none; {@link CodecSpecs#ZEP7} in that place instead means no serializer at all: the ZEP7 layout.
+   */
+  private List<NamedConfig> withSerializer(List<NamedConfig> list, DataType type, ZarrOptions options) {
+    List<NamedConfig> codecs = new ArrayList<>();
+    int zep7 = -1;
+    int arrayCodecs = 0;
+    boolean serializer = false;
+    for (NamedConfig c : list) {
+      if (c.name().equals(CodecSpecs.ZEP7)) {
+        if (zep7 >= 0 || serializer || codecs.size() > arrayCodecs) {
+          throw usage("--codec zep7 stands for the serializer: give it once, after the array->array codecs "
+              + "(transpose) and before the bytes->bytes codecs (zstd, gzip, crc32c)");
+        }
+        zep7 = codecs.size();
+        continue;
+      }
+      Codec codec;
+      try {
+        codec = options.registry().codec(c, options.codecs());
+      } catch (ZarrException e) {
+        throw usage("--codec " + CodecSpecs.format(c) + ": " + e.getMessage());
+      }
+      if (codec instanceof ArrayToBytesCodec) {
+        if (zep7 >= 0) {
+          throw usage("--codec zep7 means no array->bytes codec, but the list also has " + CodecSpecs.format(c));
+        }
+        serializer = true;
+      } else if (codec instanceof ArrayToArrayCodec && !serializer && zep7 < 0) {
+        arrayCodecs++;
+      }
+      codecs.add(c);
+    }
+    if (zep7 >= 0) {
+      if (type.implicitSerializer().isEmpty()) {
+        throw usage("--codec zep7: the ZEP7 layout is for the variable-length data types (string, bytes, "
+            + "large_string, large_binary), not " + type.name());
+      }
+      return codecs;
+    }
+    Optional<NamedConfig> fallback = type.defaultSerializer();
+    if (serializer || fallback.isEmpty()) {
+      return codecs;
+    }
+    codecs.add(arrayCodecs, fallback.get());
+    return codecs;
+  }
+
+  private int[] shape(String option, String text) {
+    String[] parts = text.split(",", -1);
+    int[] out = new int[parts.length];
+    for (int i = 0; i < parts.length; i++) {
+      try {
+        out[i] = Integer.parseInt(parts[i].strip());
+      } catch (NumberFormatException e) {
+        throw usage(option + " " + text + ": '" + parts[i] + "' is not a positive integer");
+      }
+      if (out[i] <= 0) {
+        throw usage(option + " " + text + ": sizes must be positive");
+      }
+    }
+    return out;
+  }
+
+  private void copy(ZarrArray in, ZarrArray out, BufferAllocator allocator) {
+    int[] unit = Layout.of(out.metadata()).writeUnit();
+    int[] srcChunk = in.grid().chunkShape();
+    int rank = unit.length;
+    int[] block = new int[rank];
+    long size = 1;
+    for (int i = 0; i < rank; i++) {
+      block[i] = (int) Math.min(Integer.MAX_VALUE, ((long) srcChunk[i] + unit[i] - 1) / unit[i] * unit[i]);
+      size = size > Long.MAX_VALUE / block[i] ? Long.MAX_VALUE : size * block[i];
+    }
+    if (size > Math.max(BLOCK_ELEMENTS, ChunkGrid.regular(unit).chunkSize())) {
+      block = unit; // covering source chunks would cost too much memory: read them once per unit instead
+    }
+    ChunkGrid blocks = ChunkGrid.regular(block);
+    Box whole = Box.of(in.shape());
+    List<long[]> all = blocks.allChunks(in.shape());
+    long written = 0;
+    ProgressLine progress = new ProgressLine(err());
+    for (int b = 0; b < all.size(); b++) {
+      Box region = blocks.chunkBox(all.get(b)).intersect(whole);
+      if (region.size() > 0 && storesAny(in, region)) {
+        try (NdVector values = in.read(region, allocator)) {
+          out.write(region.start(), values);
+        }
+        written++;
+      }
+      int done = b + 1;
+      progress.update(() -> "copy: " + done + " of " + all.size() + " blocks");
+    }
+    err().println("copy: " + written + " of " + all.size() + " blocks held data; wrote " + out.path() + " in " + destination);
+  }
+
+  private static boolean storesAny(ZarrArray array, Box region) {
+    for (long[] c : array.grid().chunksOf(region)) {
+      if (array.store().exists(array.chunkKey(c))) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,137 @@
+package dev.zarrow.cli;
+
+import dev.zarrow.error.StoreException;
+import dev.zarrow.Zarr;
+import dev.zarrow.ZarrArray;
+import dev.zarrow.ZarrGroup;
+import dev.zarrow.ZarrNode;
+import dev.zarrow.store.FileSystemStore;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code zarrow export STORE PATH OUT [--batch-rows N] [--column NAME]...}: a group table (see {@link
+ * dev.zarrow.table.TableReader}) or a single array ({@link dev.zarrow.table.ArrayReader}) as an Arrow
+ * IPC stream, written to OUT ({@code -} for stdout) through a temporary file beside it, so a failed
+ * export leaves no partial OUT. Progress on stderr.
+ */
+@Command(
+    name = "export",
+    description = {
+      "Write a group table or a single array as an Arrow IPC stream, restoring the table's original schema"
+          + " (names, types, nullability, metadata, dictionaries). A rank >= 2 array becomes rows of"
+          + " arrow.fixed_shape_tensor. OUT '-' is stdout."
+    })
+final class ExportCommand extends ZarrowCommand {
+  @Parameters(index = "0", paramLabel = "STORE", description = "The store directory.")
+  Path storeDir;
+
+  @Parameters(index = "1", paramLabel = "PATH", description = "The group (a table) or array to export.")
+  String path;
+
+  @Parameters(index = "2", paramLabel = "OUT", description = "The IPC stream file to write (replaced), or - for stdout.")
+  String out;
+
+  @Option(names = "--batch-rows", paramLabel = "N", description = "Rows per record batch (default: a chunk's rows).")
+  int batchRows;
+
+  @Option(names = "--column", paramLabel = "NAME", description = "Export only this column of a group table (repeat, in order).")
+  List<String> columns;
+
+  @Override
+  public Integer call() throws IOException {
+    if (batchRows < 0) {
+      throw usage("--batch-rows must be 0 or more, not " + batchRows);
+    }
+    String nodePath = nodePath(path);
+    Path target = out.equals("-") ? null : Path.of(out).toAbsolutePath();
+    if (target != null && !Files.isDirectory(target.getParent())) {
+      throw usage("OUT's directory " + target.getParent() + " does not exist");
+    }
+    if (target != null && Files.isDirectory(target)) {
+      throw usage("OUT " + target + " is a directory");
+    }
+    try (FileSystemStore store = openExisting(storeDir); BufferAllocator allocator = new RootAllocator()) {
+      ZarrNode node = Zarr.open(store, nodePath, options());
+      if (columns != null && !(node instanceof ZarrGroup)) {
+        throw usage("--column applies to group tables; '" + nodePath + "' is an array");
+      }
+      String what = (node instanceof ZarrGroup ? "table '" : "array '") + nodePath + "'";
+      try (ArrowReader reader = node instanceof ZarrGroup g
+          ? g.tableReader(allocator, columns, batchRows)
+          : ((ZarrArray) node).reader(allocator, batchRows)) {
+        if (target == null) {
+          out().flush();
+          // The writer closes its channel: stdout must stay open for whoever runs us in-process.
+          OutputStream stdout = new java.io.FilterOutputStream(main.stdoutBytes) {
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+              out.write(b, off, len);
+            }
+
+            @Override
+            public void close() throws IOException {
+              flush();
+            }
+          };
+          long[] done = write(reader, stdout, what);
+          report(what, "stdout", done);
+        } else {
+          Path temp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".part");
+          try {
+            long[] done;
+            try (OutputStream file = Files.newOutputStream(temp)) {
+              done = write(reader, file, what);
+            }
+            Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            report(what, target.toString(), done);
+          } finally {
+            Files.deleteIfExists(temp);
+          }
+        }
+      }
+    }
+    return Main.OK;
+  }
+
+  /** Writes the stream; returns {rows, batches, bytes}. */
+  private long[] write(ArrowReader reader, OutputStream sink, String what) throws IOException {
+    long rows = 0;
+    long batches = 0;
+    ProgressLine progress = new ProgressLine(err());
+    try (ArrowStreamWriter writer = new ArrowStreamWriter(reader.getVectorSchemaRoot(), reader, Channels.newChannel(sink))) {
+      try {
+        writer.start();
+        while (reader.loadNextBatch()) {
+          writer.writeBatch();
+          rows += reader.getVectorSchemaRoot().getRowCount();
+          batches++;
+          long rowsSoFar = rows;
+          long batchesSoFar = batches;
+          progress.update(() -> "export: " + what + ": " + rowsSoFar + " rows in " + batchesSoFar + " batches so far");
+        }
+        writer.end();
+      } catch (IOException e) {
+        throw new StoreException("export: cannot write " + (out.equals("-") ? "stdout" : out) + ": " + e.getMessage(), e);
+      }
+      return new long[] {rows, batches, writer.bytesWritten()};
+    }
+  }
+
+  private void report(String what, String where, long[] done) {
+    err().println("export: wrote " + what + " to " + where + ": " + done[0] + " rows in " + done[1] + " batches, "
+        + done[2] + " bytes");
+  }
+}

@@ -1,0 +1,274 @@
+package dev.zarrow.cli;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.zarrow.error.CodecException;
+import dev.zarrow.error.StoreException;
+import dev.zarrow.Zarr;
+import dev.zarrow.error.ZarrException;
+import dev.zarrow.ZarrGroup;
+import dev.zarrow.ZarrOptions;
+import dev.zarrow.metadata.FieldJson;
+import dev.zarrow.codec.BytesToBytesCodec;
+import dev.zarrow.metadata.NamedConfig;
+import dev.zarrow.store.FileSystemStore;
+import dev.zarrow.table.TableLayout;
+import dev.zarrow.table.TableOptions;
+import dev.zarrow.table.TableWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.ipc.JsonFileReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code zarrow import FILE STORE PATH}: an Arrow IPC stream, IPC file or JSON-integration file
+ * becomes a group table at PATH ({@link TableWriter}). The format is told by the content: the IPC
+ * file magic {@code ARROW1}, a JSON object, else an IPC stream. Prints a JSON summary (rows, and per
+ * column its name, node and data type); progress on stderr.
+ */
+@Command(
+    name = "import",
+    description = {
+      "Import an Arrow IPC stream, IPC file or Arrow JSON-integration file as a group table at PATH:"
+          + " one array per column (a native Zarr data type where the column has one and no nulls, else"
+          + " the arrow data type), and the exact schema in the group attribute zarrow_table.",
+      "--codec takes bytes->bytes codecs in copy's spelling (zstd[:LEVEL], gzip[:LEVEL], crc32c, ...),"
+          + " one per option, in order."
+    })
+final class ImportCommand extends ZarrowCommand {
+  private static final byte[] FILE_MAGIC = {'A', 'R', 'R', 'O', 'W', '1'};
+  /** Like Arrow's JSON reader: the batches may hold NaN and infinities; the rest of the file is not read here. */
+  private static final JsonMapper LENIENT = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+
+  enum Format { STREAM, FILE, JSON }
+
+  @Parameters(index = "0", paramLabel = "FILE", description = "The Arrow IPC stream, IPC file or JSON-integration file.")
+  Path file;
+
+  @Parameters(index = "1", paramLabel = "STORE", description = "The store directory (created when missing).")
+  Path store;
+
+  @Parameters(index = "2", paramLabel = "PATH", description = "The group to write the table into (created when missing).")
+  String path;
+
+  @Option(names = "--chunk-rows", paramLabel = "N", description = "Rows per chunk (per inner chunk when sharded); default ${DEFAULT-VALUE}.")
+  int chunkRows = TableOptions.DEFAULT_CHUNK_ROWS;
+
+  @Option(names = "--shard-rows", paramLabel = "N", description = "Rows per shard, a multiple of --chunk-rows; 0 (default) for no sharding.")
+  int shardRows;
+
+  @Option(names = "--codec", paramLabel = "CODEC", description = "A bytes->bytes codec after each chunk's serializer (repeat, in order); default zstd:3 crc32c.")
+  List<String> codecs = new ArrayList<>();
+
+  @Option(names = "--arrow-only", description = "Store every column as the arrow data type (no native types).")
+  boolean arrowOnly;
+
+  @Override
+  public Integer call() throws IOException {
+    String group = nodePath(path);
+    ZarrOptions options = options();
+    TableOptions table = tableOptions(options);
+    Format format = detect(file);
+    try (FileSystemStore out = FileSystemStore.open(store); BufferAllocator allocator = new RootAllocator()) {
+      ZarrGroup target = Zarr.createGroup(out, group, options);
+      Progress progress = new Progress();
+      ZarrGroup written = switch (format) {
+        case JSON -> importJson(target, table, allocator, progress);
+        case FILE, STREAM -> importIpc(format, target, table, allocator, progress);
+      };
+      TableLayout layout = TableLayout.fromAttributes(written.attributes()).orElseThrow();
+      err().println("import: " + progress.rows + " rows in " + progress.batches + " batches, " + layout.nodes().size()
+          + " columns, from " + file + " (" + format.name().toLowerCase() + ") to " + (group.isEmpty() ? "/" : group)
+          + " in " + store);
+      printJson(summary(written, layout, progress.rows, format));
+    }
+    return Main.OK;
+  }
+
+  private TableOptions tableOptions(ZarrOptions options) {
+    if (chunkRows <= 0) {
+      throw usage("--chunk-rows " + chunkRows + ": must be positive");
+    }
+    if (shardRows < 0 || (shardRows > 0 && shardRows % chunkRows != 0)) {
+      throw usage("--shard-rows " + shardRows + ": must be 0 or a positive multiple of --chunk-rows (" + chunkRows + ")");
+    }
+    TableOptions table = TableOptions.defaults().withChunkRows(chunkRows).withShardRows(shardRows).withNativeTypes(!arrowOnly);
+    if (codecs.isEmpty()) {
+      return table;
+    }
+    List<NamedConfig> list;
+    try {
+      list = CodecSpecs.parse(codecs);
+    } catch (IllegalArgumentException e) {
+      throw usage(e.getMessage());
+    }
+    for (NamedConfig c : list) {
+      try {
+        if (!(options.registry().codec(c, options.codecs()) instanceof BytesToBytesCodec)) {
+          throw usage("--codec " + CodecSpecs.format(c) + ": not a bytes->bytes codec (the serializer is chosen per column)");
+        }
+      } catch (ZarrException e) {
+        throw usage("--codec " + CodecSpecs.format(c) + ": " + e.getMessage());
+      }
+    }
+    return table.withCompressors(list);
+  }
+
+  /** The format of {@code input} by its first bytes. */
+  static Format detect(Path input) {
+    byte[] head = new byte[6];
+    int n = 0;
+    try (InputStream in = Files.newInputStream(input)) {
+      for (int r; n < head.length && (r = in.read(head, n, head.length - n)) > 0; ) {
+        n += r;
+      }
+    } catch (NoSuchFileException e) {
+      throw new StoreException("cannot read " + input + ": no such file");
+    } catch (IOException e) {
+      throw new StoreException("cannot read " + input + ": " + e.getMessage(), e);
+    }
+    if (n == head.length && java.util.Arrays.equals(head, FILE_MAGIC)) {
+      return Format.FILE;
+    }
+    for (int i = 0; i < n; i++) {
+      if (!Character.isWhitespace(head[i])) {
+        return head[i] == '{' ? Format.JSON : Format.STREAM;
+      }
+    }
+    throw new CodecException(input + " is empty or blank: not an Arrow IPC stream, IPC file or JSON-integration file");
+  }
+
+  private ZarrGroup importIpc(Format format, ZarrGroup target, TableOptions options, BufferAllocator allocator, Progress progress)
+      throws IOException {
+    try (ArrowReader reader = format == Format.FILE
+        ? new ArrowFileReader(FileChannel.open(file, StandardOpenOption.READ), allocator)
+        : new ArrowStreamReader(Files.newInputStream(file), allocator)) {
+      VectorSchemaRoot root = read(reader::getVectorSchemaRoot);
+      Schema schema = TableWriter.storedSchema(root.getSchema(), reader);
+      try (TableWriter writer = TableWriter.create(target, schema, options, allocator)) {
+        while (read(reader::loadNextBatch)) {
+          writer.append(root, reader);
+          progress.batch(root.getRowCount());
+        }
+        return writer.finish();
+      }
+    }
+  }
+
+  /** JSON: the schema as the file spells it (metadata order kept), the batches through Arrow Java's reader. */
+  private ZarrGroup importJson(ZarrGroup target, TableOptions options, BufferAllocator allocator, Progress progress)
+      throws IOException {
+    Schema schema;
+    try {
+      schema = FieldJson.parseSchema(jsonSchema(), "/schema");
+    } catch (ZarrException e) {
+      throw e.withContext(file.toString());
+    }
+    try (JsonFileReader reader = new JsonFileReader(file.toFile(), allocator)) {
+      read(reader::start);
+      try (TableWriter writer = TableWriter.create(target, schema, options, allocator)) {
+        for (VectorSchemaRoot next = read(reader::read); next != null; next = read(reader::read)) {
+          try (VectorSchemaRoot batch = next) {
+            writer.append(batch, reader);
+            progress.batch(batch.getRowCount());
+          }
+        }
+        return writer.finish();
+      }
+    }
+  }
+
+  /** The {@code schema} member of the JSON file, read without reading the batches. */
+  private JsonNode jsonSchema() {
+    try (JsonParser parser = LENIENT.createParser(file.toFile())) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        throw new CodecException(file + ": not an Arrow JSON-integration file (not a JSON object)");
+      }
+      for (JsonToken t = parser.nextToken(); t == JsonToken.FIELD_NAME; t = parser.nextToken()) {
+        String name = parser.currentName();
+        parser.nextToken();
+        if (name.equals("schema")) {
+          return LENIENT.readTree(parser);
+        }
+        parser.skipChildren();
+      }
+      throw new CodecException(file + ": not an Arrow JSON-integration file (no \"schema\")");
+    } catch (IOException e) {
+      throw new CodecException(file + ": not readable as an Arrow JSON-integration file: " + e.getMessage(), e);
+    }
+  }
+
+  private interface Step<T> {
+    T get() throws IOException;
+  }
+
+  /** A read of the input; what the Arrow readers throw on malformed input becomes a data error naming the file. */
+  private <T> T read(Step<T> step) {
+    try {
+      return step.get();
+    } catch (ZarrException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      throw new CodecException(file + ": not a readable Arrow " + describe() + ": " + Main.oneLine(String.valueOf(e.getMessage() == null ? e : e.getMessage())), e);
+    }
+  }
+
+  private String describe() {
+    return switch (detect(file)) {
+      case FILE -> "IPC file";
+      case STREAM -> "IPC stream";
+      case JSON -> "JSON-integration file";
+    };
+  }
+
+  private static ObjectNode summary(ZarrGroup group, TableLayout layout, long rows, Format format) {
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    out.put("path", group.path());
+    out.put("format", format.name().toLowerCase());
+    out.put("rows", rows);
+    ArrayNode columns = out.putArray("columns");
+    for (int i = 0; i < layout.nodes().size(); i++) {
+      String node = layout.nodes().get(i);
+      columns.addObject()
+          .put("name", layout.schema().getFields().get(i).getName())
+          .put("node", node)
+          .put("data_type", group.array(node).dataType().name());
+    }
+    return out;
+  }
+
+  /** Rows and batches so far, reported on stderr as they grow. */
+  private final class Progress {
+    final ProgressLine line = new ProgressLine(err());
+    long rows;
+    long batches;
+
+    void batch(int n) {
+      rows += n;
+      batches++;
+      line.update(() -> "import: " + rows + " rows (" + batches + " batches)");
+    }
+  }
+}

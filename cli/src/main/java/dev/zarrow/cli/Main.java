@@ -1,0 +1,165 @@
+package dev.zarrow.cli;
+
+import dev.zarrow.error.ZarrException;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code zarrow} command line (DESIGN.md, "CLI contract").
+ *
+ * <p>JSON for machines goes to stdout, progress and messages to stderr. Every subcommand's failure goes
+ * through one mapping ({@link #run}): exit 0 on success; 2 on a usage error (a picocli
+ * {@link ParameterException}, also thrown by commands for option values they cannot use); 3 on any
+ * {@link ZarrException} (bad metadata, corrupt chunk, checksum mismatch, unsupported feature, missing
+ * node), printed as the one line {@code zarrow: <message>} (stack trace only with {@code --verbose});
+ * 1 on anything else, which is a bug. A new subcommand is a {@link ZarrowCommand} added to
+ * {@code subcommands} below.
+ */
+@Command(
+    name = "zarrow",
+    mixinStandardHelpOptions = true,
+    scope = ScopeType.INHERIT, // every subcommand gets --help (and --version)
+    versionProvider = Main.Version.class,
+    description = "Zarr v3 arrays and groups as Apache Arrow. STORE is a directory.",
+    subcommands = {
+      InfoCommand.class, LsCommand.class, CatCommand.class, CopyCommand.class, CheckCommand.class,
+      ImportCommand.class, ExportCommand.class, DemoCommand.class, CommandLine.HelpCommand.class
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:success",
+      "1:internal error (a bug: please report it with --verbose output)",
+      "2:usage error",
+      "3:data error (bad metadata, corrupt chunk, checksum mismatch, unsupported feature, missing node)"
+    })
+public final class Main implements Callable<Integer> {
+  public static final int OK = 0;
+  public static final int INTERNAL_ERROR = 1;
+  public static final int USAGE_ERROR = 2;
+  public static final int DATA_ERROR = 3;
+
+  @Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--verbose", scope = ScopeType.INHERIT, description = "Print stack traces with errors.")
+  boolean verbose;
+
+  @Option(
+      names = "--no-verify-checksums",
+      scope = ScopeType.INHERIT,
+      description = "Do not verify crc32c checksums on read (zarrs before 0.11.5 wrote wrong ones).")
+  boolean noVerifyChecksums;
+
+  /** Stdout as bytes, for commands that write binary output there (export to {@code -}). */
+  PrintStream stdoutBytes = System.out;
+
+  @Override
+  public Integer call() {
+    throw new ParameterException(spec.commandLine(), "missing command");
+  }
+
+  public static void main(String[] args) {
+    // Arrow logs through SLF4J, and the runnable jar has no provider: without these SLF4J would print
+    // three warnings on stderr at every run. Set before any Arrow class loads; a user's -D wins.
+    setIfAbsent("slf4j.provider", "org.slf4j.helpers.NOP_FallbackServiceProvider");
+    setIfAbsent("slf4j.internal.verbosity", "WARN");
+    System.exit(run(args, System.out, System.err));
+  }
+
+  private static void setIfAbsent(String property, String value) {
+    if (System.getProperty(property) == null) {
+      System.setProperty(property, value);
+    }
+  }
+
+  /** Runs the command line with {@code args}, writing to {@code out} and {@code err}; returns the exit code. */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    PrintWriter stdout = new PrintWriter(new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8)));
+    PrintWriter stderr = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
+    try {
+      Main main = new Main();
+      main.stdoutBytes = out;
+      CommandLine cli = new CommandLine(main);
+      cli.setOut(stdout);
+      cli.setErr(stderr);
+      cli.setParameterExceptionHandler((e, ignored) -> usageError(e, stderr));
+      cli.setExecutionExceptionHandler((e, line, parsed) -> failure(e, verbose(parsed), stderr));
+      return cli.execute(args);
+    } catch (RuntimeException | Error e) { // thrown outside a command (e.g. by picocli itself)
+      return failure(e, args != null && java.util.Arrays.asList(args).contains("--verbose"), stderr);
+    } finally {
+      stdout.flush();
+      stderr.flush();
+    }
+  }
+
+  private static int usageError(ParameterException e, PrintWriter err) {
+    err.println("zarrow: " + oneLine(e.getMessage()));
+    CommandLine line = e.getCommandLine();
+    if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
+      err.println("Try '" + line.getCommandSpec().qualifiedName() + " --help' for more information.");
+    }
+    return USAGE_ERROR;
+  }
+
+  static int failure(Throwable e, boolean verbose, PrintWriter err) {
+    Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+    if (cause instanceof ZarrException) {
+      err.println("zarrow: " + oneLine(cause.getMessage()));
+    } else {
+      err.println("zarrow: internal error: " + oneLine(String.valueOf(cause))
+          + (verbose ? "" : " (run with --verbose for the stack trace)"));
+    }
+    if (verbose) {
+      cause.printStackTrace(err);
+    }
+    err.flush();
+    return cause instanceof ZarrException ? DATA_ERROR : INTERNAL_ERROR;
+  }
+
+  private static boolean verbose(ParseResult parsed) {
+    for (ParseResult p = parsed; p != null; p = p.subcommand()) {
+      if (p.hasMatchedOption("--verbose")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The message on one line: whatever a cause put on further lines joins the first. */
+  static String oneLine(String message) {
+    return message == null ? "" : message.strip().replaceAll("\\s*\\R\\s*", " ");
+  }
+
+  /** {@code zarrow VERSION (Arrow VERSION, Java VERSION)}, from the filtered version.properties. */
+  static final class Version implements IVersionProvider {
+    @Override
+    public String[] getVersion() throws IOException {
+      Properties p = new Properties();
+      try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
+        if (in != null) {
+          p.load(in);
+        }
+      }
+      return new String[] {
+        "zarrow " + p.getProperty("version", "unknown") + " (Arrow " + p.getProperty("arrow", "unknown")
+            + ", Java " + System.getProperty("java.version") + ")"
+      };
+    }
+  }
+}

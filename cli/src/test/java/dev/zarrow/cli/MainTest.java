@@ -1,0 +1,63 @@
+package dev.zarrow.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.zarrow.error.CorruptChunkException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The top level: version, help, usage errors and the one mapping of failures to exit codes. */
+class MainTest {
+
+  @Test
+  void version() {
+    Cli.Result r = Cli.run("--version");
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(r.out().matches("zarrow \\d+\\.\\d+\\.\\d+(-SNAPSHOT)? \\(Arrow 18\\.3\\.0, Java 17[^)]*\\)\n"), r.out());
+  }
+
+  @Test
+  void helpListsEveryCommandAndTheExitCodes() {
+    Cli.Result r = Cli.run("--help");
+    assertEquals(0, r.exit(), r.toString());
+    for (String word : List.of("info", "ls", "cat", "copy", "check", "demo", "Exit codes:", "3   data error")) {
+      assertTrue(r.out().contains(word), word + " in\n" + r.out());
+    }
+    assertEquals(0, Cli.run("help", "cat").exit());
+    assertTrue(Cli.run("cat", "--help").out().contains("--region"));
+  }
+
+  @Test
+  void usageErrorsExitWithTwo() {
+    for (String[] args : List.of(new String[] {}, new String[] {"frobnicate"}, new String[] {"cat"},
+        new String[] {"cat", "a", "b", "--nope"}, new String[] {"info", "x", "bad//path"}, new String[] {"ls", "x", "../up"})) {
+      Cli.Result r = Cli.run((Object[]) args);
+      assertEquals(2, r.exit(), String.join(" ", args) + ": " + r);
+      assertEquals("", r.out(), String.join(" ", args));
+      assertTrue(r.err().startsWith("zarrow: "), r.toString());
+    }
+  }
+
+  @Test
+  void zarrExceptionsAreDataErrorsOnOneLine() {
+    StringWriter text = new StringWriter();
+    int code = Main.failure(new CorruptChunkException("array 'a', chunk [0]:\n  bad\n  bytes"), false, new PrintWriter(text));
+    assertEquals(3, code);
+    assertEquals("zarrow: array 'a', chunk [0]: bad bytes\n", text.toString());
+  }
+
+  @Test
+  void anythingElseIsAnInternalError() {
+    StringWriter quiet = new StringWriter();
+    assertEquals(1, Main.failure(new IllegalStateException("boom"), false, new PrintWriter(quiet)));
+    assertEquals("zarrow: internal error: java.lang.IllegalStateException: boom (run with --verbose for the stack trace)\n", quiet.toString());
+
+    StringWriter verbose = new StringWriter();
+    assertEquals(1, Main.failure(new OutOfMemoryError("heap"), true, new PrintWriter(verbose)));
+    assertTrue(verbose.toString().startsWith("zarrow: internal error: java.lang.OutOfMemoryError: heap\njava.lang.OutOfMemoryError: heap\n\tat "),
+        verbose.toString());
+  }
+}

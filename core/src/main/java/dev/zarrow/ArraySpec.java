@@ -1,0 +1,138 @@
+package dev.zarrow;
+
+import dev.zarrow.error.MetadataException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.zarrow.dtype.DataType;
+import dev.zarrow.dtype.FillValue;
+import dev.zarrow.grid.ChunkGrid;
+import dev.zarrow.grid.ChunkKeyEncoding;
+import dev.zarrow.metadata.ArrayMetadata;
+import dev.zarrow.metadata.NamedConfig;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What a new array looks like: a builder of its {@link ArrayMetadata}. Unless told otherwise, chunks
+ * are the whole array (at most 1M elements per dimension step), the fill value is the type's zero, and
+ * the codecs are the type's default serializer followed by {@code zstd} level 0, as zarr-python does.
+ */
+public final class ArraySpec {
+  private final long[] shape;
+  private final DataType dataType;
+  private int[] chunks;
+  private JsonNode fill;
+  private List<NamedConfig> serializerAndAfter; // null: the defaults
+  private List<NamedConfig> compressors = List.of(zstd(0));
+  private List<NamedConfig> arrayCodecs = List.of();
+  private NamedConfig serializer; // null: the type's default
+  private ChunkKeyEncoding keyEncoding = ChunkKeyEncoding.DEFAULT;
+  private List<String> dimensionNames;
+  private ObjectNode attributes = JsonNodeFactory.instance.objectNode();
+
+  private ArraySpec(DataType dataType, long[] shape) {
+    this.dataType = dataType;
+    this.shape = shape.clone();
+  }
+
+  public static ArraySpec of(DataType dataType, long... shape) {
+    return new ArraySpec(dataType, shape);
+  }
+
+  public ArraySpec chunks(int... chunkShape) {
+    this.chunks = chunkShape.clone();
+    return this;
+  }
+
+  /** The fill value as its JSON form (e.g. {@code 0}, {@code "NaN"}, {@code null}). */
+  public ArraySpec fillValue(JsonNode json) {
+    this.fill = json;
+    return this;
+  }
+
+  public ArraySpec fillValue(FillValue value) {
+    this.fill = dataType.fillToJson(value);
+    return this;
+  }
+
+  /** The whole codec chain, replacing every default (array->array, serializer and bytes->bytes). */
+  public ArraySpec codecs(List<NamedConfig> codecs) {
+    this.serializerAndAfter = List.copyOf(codecs);
+    return this;
+  }
+
+  /** The serializer (array->bytes codec), keeping the default compression. */
+  public ArraySpec serializer(NamedConfig codec) {
+    this.serializer = codec;
+    return this;
+  }
+
+  /** The array->array codecs before the serializer (e.g. transpose). */
+  public ArraySpec arrayCodecs(List<NamedConfig> codecs) {
+    this.arrayCodecs = List.copyOf(codecs);
+    return this;
+  }
+
+  /** The bytes->bytes codecs after the serializer; empty for none. */
+  public ArraySpec compressors(List<NamedConfig> codecs) {
+    this.compressors = List.copyOf(codecs);
+    return this;
+  }
+
+  public ArraySpec keyEncoding(ChunkKeyEncoding encoding) {
+    this.keyEncoding = encoding;
+    return this;
+  }
+
+  public ArraySpec dimensionNames(List<String> names) {
+    this.dimensionNames = names == null ? null : new ArrayList<>(names);
+    return this;
+  }
+
+  public ArraySpec attributes(ObjectNode attrs) {
+    this.attributes = attrs.deepCopy();
+    return this;
+  }
+
+  /** {@code {"name": "zstd", "configuration": {"level": level, "checksum": false}}}. */
+  public static NamedConfig zstd(int level) {
+    return NamedConfig.of("zstd", JsonNodeFactory.instance.objectNode().put("level", level).put("checksum", false));
+  }
+
+  public static NamedConfig gzip(int level) {
+    return NamedConfig.of("gzip", JsonNodeFactory.instance.objectNode().put("level", level));
+  }
+
+  public static NamedConfig crc32c() {
+    return NamedConfig.of("crc32c", null);
+  }
+
+  /** The metadata document of the array. */
+  public ArrayMetadata toMetadata() {
+    int[] chunkShape = chunks;
+    if (chunkShape == null) {
+      chunkShape = new int[shape.length];
+      for (int i = 0; i < shape.length; i++) {
+        chunkShape[i] = (int) Math.max(1, Math.min(shape[i], 1 << 20));
+      }
+    }
+    if (chunkShape.length != shape.length) {
+      throw new MetadataException("chunk shape " + Arrays.toString(chunkShape) + " does not match shape " + Arrays.toString(shape));
+    }
+    List<NamedConfig> codecs = serializerAndAfter;
+    if (codecs == null) {
+      codecs = new ArrayList<>(arrayCodecs);
+      NamedConfig s = serializer != null ? serializer : dataType.defaultSerializer().orElse(null);
+      if (s != null) {
+        codecs.add(s);
+      }
+      codecs.addAll(compressors);
+    }
+    JsonNode fillJson = fill != null ? fill : dataType.fillToJson(dataType.defaultFill());
+    return new ArrayMetadata(
+        shape, dataType.toMetadata(), ChunkGrid.regular(chunkShape).toMetadata(), keyEncoding.toMetadata(),
+        fillJson, codecs, attributes, dimensionNames, null, null);
+  }
+}

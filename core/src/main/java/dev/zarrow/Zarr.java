@@ -1,0 +1,137 @@
+package dev.zarrow;
+
+import dev.zarrow.error.MetadataException;
+import dev.zarrow.error.NoSuchNodeException;
+import dev.zarrow.error.ZarrException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.zarrow.metadata.ArrayMetadata;
+import dev.zarrow.metadata.GroupMetadata;
+import dev.zarrow.metadata.Json;
+import dev.zarrow.store.Store;
+import dev.zarrow.store.WritableStore;
+import java.nio.ByteBuffer;
+import java.util.Optional;
+
+/**
+ * Entry point: open and create Zarr v3 arrays and groups in a store. Paths are {@code /}-separated
+ * from the store root ({@code ""} or {@code "/"} is the root).
+ *
+ * <pre>{@code
+ * try (var store = FileSystemStore.open(Path.of("data.zarr"));
+ *      var allocator = new RootAllocator()) {
+ *   ZarrArray a = Zarr.createArray(store, "temps", ArraySpec.of(FixedType.FLOAT32, 1000, 1000).chunks(100, 100));
+ *   try (NdVector region = a.read(new Box(new long[] {0, 0}, new long[] {10, 10}), allocator)) { ... }
+ * }
+ * }</pre>
+ */
+public final class Zarr {
+  private Zarr() {}
+
+  /** The node at {@code path}; a missing one is a {@link NoSuchNodeException}. */
+  public static ZarrNode open(Store store, String path) {
+    return open(store, path, ZarrOptions.defaults());
+  }
+
+  public static ZarrNode open(Store store, String path, ZarrOptions options) {
+    String p = ZarrNode.normalize(path);
+    return tryOpen(store, p, options)
+        .orElseThrow(() -> new NoSuchNodeException("no array or group at '" + p + "' in " + store.describe()
+            + " (no " + ZarrNode.metadataKey(p) + ")"));
+  }
+
+  /** The node at {@code path}, or empty when there is none. */
+  public static Optional<ZarrNode> tryOpen(Store store, String path, ZarrOptions options) {
+    String p = ZarrNode.normalize(path);
+    String key = ZarrNode.metadataKey(p);
+    String what = key + " in " + store.describe();
+    // Refuse an oversized document before reading it: the read alone would allocate its whole size.
+    Optional<Long> size = store.size(key);
+    if (size.isPresent() && size.get() > Json.MAX_DOCUMENT_BYTES) {
+      throw new MetadataException(what + ": document of " + size.get() + " bytes exceeds the limit of " + Json.MAX_DOCUMENT_BYTES);
+    }
+    Optional<ByteBuffer> bytes = store.get(key);
+    if (bytes.isEmpty()) {
+      return Optional.empty();
+    }
+    JsonNode doc = Json.parse(bytes.get(), what);
+    JsonNode type = doc.get("node_type");
+    if (type != null && "group".equals(type.asText())) {
+      return Optional.of(new ZarrGroup(store, p, GroupMetadata.parse(doc, what), options));
+    }
+    return Optional.of(ZarrArray.of(store, p, ArrayMetadata.parse(doc, what), options));
+  }
+
+  public static ZarrArray openArray(Store store, String path) {
+    return openArray(store, path, ZarrOptions.defaults());
+  }
+
+  public static ZarrArray openArray(Store store, String path, ZarrOptions options) {
+    ZarrNode node = open(store, path, options);
+    if (node instanceof ZarrArray a) {
+      return a;
+    }
+    throw new NoSuchNodeException("'" + node.path() + "' in " + store.describe() + " is a group, not an array");
+  }
+
+  public static ZarrGroup openGroup(Store store, String path) {
+    return openGroup(store, path, ZarrOptions.defaults());
+  }
+
+  public static ZarrGroup openGroup(Store store, String path, ZarrOptions options) {
+    ZarrNode node = open(store, path, options);
+    if (node instanceof ZarrGroup g) {
+      return g;
+    }
+    throw new NoSuchNodeException("'" + node.path() + "' in " + store.describe() + " is an array, not a group");
+  }
+
+  public static ZarrArray createArray(WritableStore store, String path, ArraySpec spec) {
+    return createArray(store, path, spec, ZarrOptions.defaults());
+  }
+
+  /**
+   * Creates the array {@code path}, replacing whatever node was there (its chunks are deleted) and
+   * creating missing parent groups. The metadata is checked (data type, codecs) before anything is
+   * written.
+   */
+  public static ZarrArray createArray(WritableStore store, String path, ArraySpec spec, ZarrOptions options) {
+    return createArray(store, path, spec.toMetadata(), options);
+  }
+
+  public static ZarrArray createArray(WritableStore store, String path, ArrayMetadata metadata, ZarrOptions options) {
+    String p = ZarrNode.normalize(path);
+    ZarrArray array = ZarrArray.of(store, p, metadata, options);
+    createParents(store, p, options);
+    store.deletePrefix(p.isEmpty() ? "" : p + "/");
+    array.writeMetadata();
+    return array;
+  }
+
+  public static ZarrGroup createGroup(WritableStore store, String path) {
+    return createGroup(store, path, ZarrOptions.defaults());
+  }
+
+  /** Creates the group {@code path} and missing parents; an existing group is kept as it is. */
+  public static ZarrGroup createGroup(WritableStore store, String path, ZarrOptions options) {
+    String p = ZarrNode.normalize(path);
+    createParents(store, p, options);
+    Optional<ZarrNode> existing = tryOpen(store, p, options);
+    if (existing.isPresent() && existing.get() instanceof ZarrGroup g) {
+      return g;
+    }
+    if (existing.isPresent()) {
+      throw new ZarrException("cannot create group '" + p + "': an array is there");
+    }
+    ZarrGroup group = new ZarrGroup(store, p, GroupMetadata.empty(), options);
+    group.writeMetadata();
+    return group;
+  }
+
+  private static void createParents(WritableStore store, String path, ZarrOptions options) {
+    int slash = path.lastIndexOf('/');
+    String parent = path.isEmpty() ? null : slash < 0 ? "" : path.substring(0, slash);
+    if (parent != null && !store.exists(ZarrNode.metadataKey(parent))) {
+      createGroup(store, parent, options);
+    }
+  }
+}

@@ -1,0 +1,488 @@
+package dev.zarrow;
+
+import dev.zarrow.error.CodecException;
+import dev.zarrow.error.StoreException;
+import dev.zarrow.error.UnsupportedExtensionException;
+import dev.zarrow.error.ZarrException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.zarrow.memory.Buffers;
+import dev.zarrow.vector.Fields;
+import dev.zarrow.vector.Regions;
+import dev.zarrow.codec.ChunkSpec;
+import dev.zarrow.codec.CodecPipeline;
+import dev.zarrow.dtype.DataType;
+import dev.zarrow.dtype.FillValue;
+import dev.zarrow.dtype.FixedWidthType;
+import dev.zarrow.grid.Box;
+import dev.zarrow.grid.ChunkGrid;
+import dev.zarrow.grid.ChunkKeyEncoding;
+import dev.zarrow.internal.WorkSharing;
+import dev.zarrow.metadata.ArrayMetadata;
+import dev.zarrow.metadata.Json;
+import dev.zarrow.metadata.NamedConfig;
+import dev.zarrow.store.ByteSource;
+import dev.zarrow.store.Store;
+import dev.zarrow.store.WritableStore;
+import dev.zarrow.table.ArrayReader;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.locks.Lock;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * A Zarr v3 array: its metadata interpreted (data type, grid, key encoding, codecs bound to the chunk
+ * shape) over a store it does not own. Reads and writes any region as Arrow vectors, decoding and
+ * encoding chunks in parallel on the options' executor. Immutable; {@link #resize} and
+ * {@link #withAttributes} return the array with its new metadata.
+ *
+ * <p>Every method that returns Arrow memory takes the caller's allocator and returns a fresh vector the
+ * caller owns and must close. Vectors passed in are borrowed: never closed, never changed.
+ */
+public final class ZarrArray implements ZarrNode {
+  private final Store store;
+  private final String path;
+  private final ArrayMetadata metadata;
+  private final ZarrOptions options;
+  private final DataType dataType;
+  private final ChunkGrid grid;
+  private final ChunkKeyEncoding keyEncoding;
+  private final FillValue fillValue;
+  private final CodecPipeline pipeline;
+
+  private ZarrArray(Store store, String path, ArrayMetadata metadata, ZarrOptions options) {
+    this.store = store;
+    this.path = path;
+    this.metadata = metadata;
+    this.options = options;
+    String where = "array '" + path + "' (" + ZarrNode.metadataKey(path) + " in " + store.describe() + ")";
+    try {
+      for (NamedConfig t : metadata.storageTransformers() == null ? List.<NamedConfig>of() : metadata.storageTransformers()) {
+        if (t.mustUnderstand()) {
+          throw new UnsupportedExtensionException("/storage_transformers: unsupported storage transformer '" + t.name() + "'");
+        }
+      }
+      this.dataType = options.registry().dataType(metadata.dataType());
+      this.grid = ChunkGrid.parse(metadata.chunkGrid(), metadata.rank());
+      this.keyEncoding = ChunkKeyEncoding.parse(metadata.chunkKeyEncoding());
+      this.fillValue = parseFill(dataType, metadata);
+      var context = options.registry().context(options.codecs(), options.executor());
+      this.pipeline =
+          CodecPipeline.of(
+              context.codecs(metadata.codecs()),
+              new ChunkSpec(grid.chunkShape(), dataType, fillValue),
+              options.codecs());
+    } catch (ZarrException e) {
+      throw e.withContext(where);
+    }
+  }
+
+  private static FillValue parseFill(DataType type, ArrayMetadata metadata) {
+    if (metadata.fillValue() == null || metadata.fillValue().isNull()) {
+      return type.parseFill(com.fasterxml.jackson.databind.node.NullNode.getInstance());
+    }
+    return type.parseFill(metadata.fillValue());
+  }
+
+  /** The array at {@code path} described by {@code metadata} (nothing is written). */
+  static ZarrArray of(Store store, String path, ArrayMetadata metadata, ZarrOptions options) {
+    return new ZarrArray(store, path, metadata, options);
+  }
+
+  @Override
+  public Store store() {
+    return store;
+  }
+
+  @Override
+  public String path() {
+    return path;
+  }
+
+  @Override
+  public ZarrOptions options() {
+    return options;
+  }
+
+  public ArrayMetadata metadata() {
+    return metadata;
+  }
+
+  @Override
+  public ObjectNode attributes() {
+    return metadata.attributes().deepCopy();
+  }
+
+  public long[] shape() {
+    return metadata.shape();
+  }
+
+  public int rank() {
+    return metadata.rank();
+  }
+
+  /** The number of elements. */
+  public long size() {
+    return Box.of(metadata.shape()).size();
+  }
+
+  public DataType dataType() {
+    return dataType;
+  }
+
+  public ChunkGrid grid() {
+    return grid;
+  }
+
+  public FillValue fillValue() {
+    return fillValue;
+  }
+
+  /** The codecs bound to this array's chunks. */
+  public CodecPipeline pipeline() {
+    return pipeline;
+  }
+
+  /** The store key of chunk {@code coords}. */
+  public String chunkKey(long[] coords) {
+    String key = keyEncoding.key(coords);
+    return path.isEmpty() ? key : path + "/" + key;
+  }
+
+  /** Every chunk position of the array, in C order. */
+  public List<long[]> chunks() {
+    return grid.allChunks(metadata.shape());
+  }
+
+  private String context(long[] coords) {
+    return "array '" + path + "', chunk " + Arrays.toString(coords) + " (key " + chunkKey(coords) + " in " + store.describe() + ")";
+  }
+
+  // ---- reading ----
+
+  /**
+   * The elements of chunk {@code coords} that lie inside the array (an edge chunk is clipped), as a
+   * vector the caller owns. A chunk that is not stored reads as the fill value. Whole chunks of
+   * little-endian fixed-size data share the stored bytes' memory (no copy).
+   */
+  public NdVector readChunk(long[] coords, BufferAllocator allocator) {
+    checkCoords(coords);
+    Box inBounds = grid.chunkBox(coords).intersect(Box.of(metadata.shape()));
+    Box inChunk = inBounds.relativeTo(grid.chunkBox(coords).start());
+    return new NdVector(decodeRegion(coords, inChunk, allocator), inBounds.shape());
+  }
+
+  /**
+   * The whole chunk {@code coords} as stored, out-of-bounds elements of edge chunks included, or empty
+   * when it is not stored. Used to verify chunks and to copy them unchanged.
+   */
+  public Optional<FieldVector> decodeChunk(long[] coords, BufferAllocator allocator) {
+    checkCoords(coords);
+    try {
+      Optional<ByteBuffer> bytes = store.get(chunkKey(coords));
+      return bytes.map(b -> pipeline.decode(b, allocator));
+    } catch (ZarrException e) {
+      throw e.withContext(context(coords));
+    }
+  }
+
+  /** The whole array, as a vector the caller owns. */
+  public NdVector read(BufferAllocator allocator) {
+    return read(Box.of(metadata.shape()), allocator);
+  }
+
+  /** The elements of {@code region} in C order, as a vector the caller owns. */
+  public NdVector read(Box region, BufferAllocator allocator) {
+    checkRegion(region);
+    long count = region.size();
+    if (count > Integer.MAX_VALUE) {
+      throw new CodecException("region " + region + " of array '" + path + "' has " + count + " elements, more than one Arrow vector holds (2^31 - 1)");
+    }
+    List<long[]> touched = new ArrayList<>();
+    grid.chunksOf(region).forEach(touched::add);
+    if (touched.size() == 1) {
+      long[] coords = touched.get(0);
+      Box inChunk = region.relativeTo(grid.chunkBox(coords).start());
+      return new NdVector(decodeRegion(coords, inChunk, allocator), region.shape());
+    }
+    if (touched.isEmpty()) {
+      FieldVector empty = dataType.field(name()).createVector(allocator);
+      empty.setValueCount(0);
+      return new NdVector(empty, region.shape());
+    }
+    long[] outShape = region.shape();
+    Optional<FieldVector> flat = allocateFlat((int) count, allocator);
+    if (flat.isPresent()) {
+      FieldVector out = flat.get();
+      try {
+        // Each chunk's task writes exactly its part of the output (decoded, or the fill value when the
+        // chunk is missing): the parts tile the region, so the output needs no filling beforehand.
+        WorkSharing.forEach(touched, coords -> readInto(coords, region, out, outShape, allocator), options.executor());
+        return new NdVector(out, outShape);
+      } catch (RuntimeException e) {
+        out.close();
+        throw e;
+      }
+    }
+    List<FieldVector> pieces = WorkSharing.map(touched, coords -> {
+      Box inChunk = grid.chunkBox(coords).intersect(region).relativeTo(grid.chunkBox(coords).start());
+      return decodeRegion(coords, inChunk, allocator);
+    }, options.executor());
+    try {
+      List<Regions.Piece> parts = new ArrayList<>();
+      for (int i = 0; i < touched.size(); i++) {
+        Box part = grid.chunkBox(touched.get(i)).intersect(region);
+        parts.add(new Regions.Piece(pieces.get(i), part.shape(), Box.of(part.shape()), part.relativeTo(region.start()).start()));
+      }
+      return new NdVector(Regions.assemble(dataType.field(name()), outShape, parts, allocator), outShape);
+    } finally {
+      pieces.forEach(FieldVector::close);
+    }
+  }
+
+  /**
+   * A vector of {@code count} elements whose values are not set yet, when this data type's vectors are
+   * fixed-width runs of one buffer (see {@link Regions#flatWidth}); empty otherwise. Every element is
+   * valid from the start: tasks that fill neighbouring parts share validity bytes at the seams, and
+   * setting bits that are set already cannot race.
+   */
+  private Optional<FieldVector> allocateFlat(int count, BufferAllocator allocator) {
+    if (!(dataType instanceof FixedWidthType fixed) || dataType.byteWidth() <= 0) {
+      return Optional.empty();
+    }
+    try (FieldVector probe = dataType.field(name()).createVector(allocator)) {
+      if (Regions.flatWidth(probe) != dataType.byteWidth()) {
+        return Optional.empty(); // bool: a byte in Zarr, a bit in Arrow
+      }
+    }
+    try (ArrowBuf data = allocator.buffer((long) count * dataType.byteWidth())) {
+      return Optional.of(fixed.fromBytes(data, count, allocator));
+    }
+  }
+
+  /** Decodes the part of chunk {@code coords} that lies in {@code region} into its place in {@code out}. */
+  private void readInto(long[] coords, Box region, FieldVector out, long[] outShape, BufferAllocator allocator) {
+    Box chunk = grid.chunkBox(coords);
+    Box part = chunk.intersect(region);
+    Box inChunk = part.relativeTo(chunk.start());
+    long[] at = part.relativeTo(region.start()).start();
+    try {
+      Optional<ByteSource> source = store.source(chunkKey(coords));
+      if (source.isEmpty()) {
+        Regions.fill(out, outShape, new Box(at, part.shape()), fillValue.bytes());
+      } else {
+        try (ByteSource chunkBytes = source.get()) {
+          pipeline.decodeInto(chunkBytes, inChunk, out, outShape, at, allocator);
+        }
+      }
+    } catch (ZarrException e) {
+      throw e.withContext(context(coords));
+    }
+  }
+
+  private FieldVector decodeRegion(long[] coords, Box inChunk, BufferAllocator allocator) {
+    Optional<ByteSource> source;
+    try {
+      source = store.source(chunkKey(coords));
+    } catch (ZarrException e) {
+      throw e.withContext(context(coords));
+    }
+    if (source.isEmpty()) {
+      return dataType.filled(allocator, Math.toIntExact(inChunk.size()), fillValue);
+    }
+    try (ByteSource chunkBytes = source.get()) {
+      return pipeline.decodeRegion(chunkBytes, inChunk, allocator);
+    } catch (ZarrException e) {
+      throw e.withContext(context(coords));
+    }
+  }
+
+  /**
+   * This array as an Arrow stream, a batch per chunk along dimension 0 (see {@link
+   * ArrayReader}: rank >= 2 arrays as {@code arrow.fixed_shape_tensor} rows, edge
+   * chunks clipped, dictionary-encoded fields encoded). <b>The reader reuses one root for every
+   * batch</b>, and its memory comes from {@code allocator}: the caller owns the reader and must close
+   * it, which releases the root and everything decoded.
+   */
+  public ArrayReader reader(BufferAllocator allocator) {
+    return reader(allocator, 0);
+  }
+
+  /**
+   * This array as an Arrow stream of {@code batchRows} rows per batch (0: a batch per chunk), as
+   * {@link #reader(BufferAllocator)}. <b>One root, reused for every batch</b>; the caller owns and
+   * closes the reader.
+   */
+  public ArrayReader reader(BufferAllocator allocator, int batchRows) {
+    return ArrayReader.of(this, allocator, batchRows);
+  }
+
+  // ---- writing ----
+
+  private WritableStore writable() {
+    if (store instanceof WritableStore w) {
+      return w;
+    }
+    throw new StoreException("array '" + path + "': " + store.describe() + " is read-only");
+  }
+
+  /** Writes {@code data} (borrowed) at {@code offset}; its shape gives the region. */
+  public void write(long[] offset, NdVector data) {
+    write(new Box(offset, data.shape()), data.vector());
+  }
+
+  /** Writes a 1-d {@code data} (borrowed) at {@code offset}. */
+  public void write(long offset, FieldVector data) {
+    write(new Box(new long[] {offset}, new long[] {data.getValueCount()}), data);
+  }
+
+  /** Writes {@code data} (borrowed; {@code region.size()} elements in C order) into {@code region}. */
+  public void write(Box region, FieldVector data) {
+    WritableStore out = writable();
+    checkRegion(region);
+    if (data.getValueCount() != region.size()) {
+      throw new CodecException("array '" + path + "': region " + region + " has " + region.size() + " elements, the data " + data.getValueCount());
+    }
+    checkType(data);
+    List<long[]> touched = new ArrayList<>();
+    grid.chunksOf(region).forEach(touched::add);
+    Box array = Box.of(metadata.shape());
+    // Temporaries in a child allocator; data of the null type (a NullVector) has no allocator of its own.
+    try (BufferAllocator allocator = Buffers.temporaryAllocator(data, "ZarrArray.write")) {
+      WorkSharing.forEach(touched, coords -> {
+        Box chunk = grid.chunkBox(coords);
+        Box part = chunk.intersect(region);
+        Box inChunk = part.relativeTo(chunk.start());
+        String key = chunkKey(coords);
+        boolean whole = part.equals(chunk.intersect(array));
+        try (FieldVector piece = part.equals(region) ? null : Regions.extract(data, dataType.field(name()), region.shape(), part.relativeTo(region.start()), allocator)) {
+          FieldVector values = piece == null ? data : piece;
+          Lock lock = out.lock(key);
+          lock.lock();
+          try {
+            Optional<ByteBuffer> encoded;
+            if (whole && inChunk.covers(grid.chunkShape())) {
+              encoded = dataType.isAllFill(values, fillValue) ? Optional.empty() : Optional.of(pipeline.encode(values));
+            } else {
+              // Partial chunks keep what is stored; whole edge chunks start from the fill value.
+              Optional<ByteSource> existing = whole ? Optional.empty() : out.source(key);
+              try {
+                encoded = pipeline.encodeRegion(existing, inChunk, values, allocator);
+              } finally {
+                existing.ifPresent(ByteSource::close);
+              }
+            }
+            if (encoded.isPresent()) {
+              out.set(key, encoded.get());
+            } else {
+              out.delete(key);
+            }
+          } finally {
+            lock.unlock();
+          }
+        } catch (ZarrException e) {
+          throw e.withContext(context(coords));
+        }
+      }, options.executor());
+    }
+  }
+
+  /** Writes a whole chunk (borrowed; the full chunk shape, edge chunks included). */
+  public void writeChunk(long[] coords, FieldVector chunk) {
+    WritableStore out = writable();
+    checkCoords(coords);
+    checkType(chunk);
+    String key = chunkKey(coords);
+    Lock lock = out.lock(key);
+    lock.lock();
+    try {
+      if (dataType.isAllFill(chunk, fillValue)) {
+        out.delete(key);
+      } else {
+        out.set(key, pipeline.encode(chunk));
+      }
+    } catch (ZarrException e) {
+      throw e.withContext(context(coords));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void checkType(FieldVector data) {
+    Field want = dataType.field(name());
+    Field got = data.getField();
+    // The whole tree: a vector with other children would fail deep inside the codecs.
+    if (!Fields.sameLayout(want, got)) {
+      throw new CodecException("array '" + path + "' of data type " + dataType.name() + " holds Arrow " + describe(want)
+          + ", not " + describe(got));
+    }
+  }
+
+  private static String describe(Field field) {
+    return field.getChildren().isEmpty()
+        ? field.getType().toString()
+        : field.getType() + field.getChildren().stream().map(ZarrArray::describe).toList().toString();
+  }
+
+  /**
+   * Resizes the array: writes the new metadata and deletes the chunks that lie wholly outside the new
+   * shape (like zarr-python). Returns the array with its new shape.
+   */
+  public ZarrArray resize(long... newShape) {
+    WritableStore out = writable();
+    if (newShape.length != rank()) {
+      throw new CodecException("array '" + path + "': cannot resize " + rank() + " dimensions to " + Arrays.toString(newShape));
+    }
+    ZarrArray resized = new ZarrArray(store, path, metadata.withShape(newShape), options);
+    resized.writeMetadata();
+    long[] newGrid = grid.gridShape(newShape);
+    for (long[] coords : chunks()) {
+      for (int i = 0; i < coords.length; i++) {
+        if (coords[i] >= newGrid[i]) {
+          out.delete(chunkKey(coords));
+          break;
+        }
+      }
+    }
+    return resized;
+  }
+
+  /** Replaces the attributes, writing the metadata; returns the updated array. */
+  public ZarrArray withAttributes(ObjectNode attributes) {
+    ZarrArray updated = new ZarrArray(store, path, metadata.withAttributes(attributes), options);
+    updated.writeMetadata();
+    return updated;
+  }
+
+  void writeMetadata() {
+    writable().set(ZarrNode.metadataKey(path), ByteBuffer.wrap(Json.pretty(metadata.toJson())));
+  }
+
+  private void checkCoords(long[] coords) {
+    long[] gridShape = grid.gridShape(metadata.shape());
+    if (coords.length != rank()) {
+      throw new CodecException("array '" + path + "': chunk " + Arrays.toString(coords) + " has the wrong rank (" + rank() + ")");
+    }
+    for (int i = 0; i < coords.length; i++) {
+      if (coords[i] < 0 || coords[i] >= gridShape[i]) {
+        throw new CodecException("array '" + path + "': chunk " + Arrays.toString(coords) + " is outside the grid " + Arrays.toString(gridShape));
+      }
+    }
+  }
+
+  private void checkRegion(Box region) {
+    if (region.rank() != rank() || !region.within(metadata.shape())) {
+      throw new CodecException("array '" + path + "': region " + region + " is outside the shape " + Arrays.toString(metadata.shape()));
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ZarrArray('" + path + "', " + Arrays.toString(metadata.shape()) + ", " + dataType.name() + ")";
+  }
+}

@@ -1,0 +1,161 @@
+package dev.zarrow;
+
+import dev.zarrow.error.StoreException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.zarrow.metadata.GroupMetadata;
+import dev.zarrow.metadata.Json;
+import dev.zarrow.store.Store;
+import dev.zarrow.store.WritableStore;
+import dev.zarrow.table.TableOptions;
+import dev.zarrow.table.TableReader;
+import dev.zarrow.table.TableWriter;
+import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+
+/** A Zarr v3 group: attributes and children, over a store it does not own. Immutable. */
+public final class ZarrGroup implements ZarrNode {
+  private final Store store;
+  private final String path;
+  private final GroupMetadata metadata;
+  private final ZarrOptions options;
+
+  ZarrGroup(Store store, String path, GroupMetadata metadata, ZarrOptions options) {
+    this.store = store;
+    this.path = path;
+    this.metadata = metadata;
+    this.options = options;
+  }
+
+  @Override
+  public Store store() {
+    return store;
+  }
+
+  @Override
+  public String path() {
+    return path;
+  }
+
+  @Override
+  public ZarrOptions options() {
+    return options;
+  }
+
+  public GroupMetadata metadata() {
+    return metadata;
+  }
+
+  @Override
+  public ObjectNode attributes() {
+    return metadata.attributes().deepCopy();
+  }
+
+  /** The names of the direct children (arrays and groups, i.e. prefixes holding a zarr.json), sorted. */
+  public List<String> childNames() {
+    String prefix = path.isEmpty() ? "" : path + "/";
+    return store.listDir(prefix).prefixes().stream()
+        .map(p -> p.substring(prefix.length(), p.length() - 1))
+        .filter(name -> store.exists(ZarrNode.metadataKey(ZarrNode.join(path, name))))
+        .toList();
+  }
+
+  /** The direct children by name, in name order. */
+  public Map<String, ZarrNode> children() {
+    Map<String, ZarrNode> out = new LinkedHashMap<>();
+    for (String name : childNames()) {
+      out.put(name, Zarr.open(store, ZarrNode.join(path, name), options));
+    }
+    return out;
+  }
+
+  /** The node at {@code relativePath} below this group, or empty. */
+  public Optional<ZarrNode> get(String relativePath) {
+    return Zarr.tryOpen(store, ZarrNode.join(path, relativePath), options);
+  }
+
+  /** The array at {@code relativePath}; a missing one or a group is a {@link NoSuchNodeException}. */
+  public ZarrArray array(String relativePath) {
+    return Zarr.openArray(store, ZarrNode.join(path, relativePath), options);
+  }
+
+  /** The group at {@code relativePath}; a missing one or an array is a {@link NoSuchNodeException}. */
+  public ZarrGroup group(String relativePath) {
+    return Zarr.openGroup(store, ZarrNode.join(path, relativePath), options);
+  }
+
+  /** Creates (or replaces) the array {@code relativePath} below this group. */
+  public ZarrArray createArray(String relativePath, ArraySpec spec) {
+    return Zarr.createArray(writable(), ZarrNode.join(path, relativePath), spec, options);
+  }
+
+  /** Creates the group {@code relativePath} below this group (keeping one that exists). */
+  public ZarrGroup createGroup(String relativePath) {
+    return Zarr.createGroup(writable(), ZarrNode.join(path, relativePath), options);
+  }
+
+  /**
+   * This group as a table (see {@link TableReader}): every column, in batches of the
+   * first column's chunk rows. <b>The reader reuses one root for every batch</b>, and its memory comes
+   * from {@code allocator}: the caller owns the reader and must close it.
+   */
+  public TableReader tableReader(BufferAllocator allocator) {
+    return tableReader(allocator, null, 0);
+  }
+
+  /**
+   * This group as a table: the {@code columns} named (null: all) in batches of {@code batchRows} rows
+   * (0: the first column's chunk rows). <b>One root, reused for every batch</b>; the caller owns and
+   * closes the reader.
+   */
+  public TableReader tableReader(
+      BufferAllocator allocator, List<String> columns, int batchRows) {
+    return TableReader.of(this, allocator, columns, batchRows);
+  }
+
+  /** Replaces the attributes, writing the metadata; returns the updated group. */
+  public ZarrGroup withAttributes(ObjectNode attributes) {
+    ZarrGroup updated = new ZarrGroup(store, path, metadata.withAttributes(attributes), options);
+    updated.writeMetadata();
+    return updated;
+  }
+
+  /**
+   * Writes {@code source} (borrowed: read to its end, not closed) as a table of this group: one 1-D
+   * array per column (created, replacing), then the {@code zarrow_table} attribute (other attributes
+   * kept). See {@link TableWriter}. Returns the updated group.
+   */
+  public ZarrGroup writeTable(ArrowReader source, TableOptions options) {
+    return TableWriter.write(this, source, options);
+  }
+
+  /**
+   * Writes {@code table} (borrowed) as a table of this group, like {@link #writeTable(
+   * ArrowReader, TableOptions)}. Dictionary-encoded
+   * columns need their dictionaries: pass an ArrowReader for those. Returns the updated group.
+   */
+  public ZarrGroup writeTable(VectorSchemaRoot table, TableOptions options) {
+    return TableWriter.write(this, table, options);
+  }
+
+  void writeMetadata() {
+    writable().set(ZarrNode.metadataKey(path), ByteBuffer.wrap(Json.pretty(metadata.toJson())));
+  }
+
+  private WritableStore writable() {
+    if (store instanceof WritableStore w) {
+      return w;
+    }
+    throw new StoreException("group '" + path + "': " + store.describe() + " is read-only");
+  }
+
+  @Override
+  public String toString() {
+    return "ZarrGroup('" + path + "')";
+  }
+}

@@ -1,0 +1,66 @@
+package dev.zarrow.codec;
+
+import dev.zarrow.grid.Box;
+import dev.zarrow.store.ByteSource;
+import java.nio.ByteBuffer;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+
+/** The serializer of a chunk: a flat C-order vector to bytes and back. */
+public non-sealed interface ArrayToBytesCodec extends Codec {
+
+  /** Refuses a spec this codec cannot serialize (e.g. a data type it does not know). */
+  void validate(ChunkSpec spec);
+
+  /**
+   * The bytes of {@code chunk} (borrowed, {@code spec.size()} elements). The result may be a view of the
+   * vector's memory, valid while it stays open and unchanged.
+   */
+  ByteBuffer encode(FieldVector chunk, ChunkSpec spec);
+
+  /**
+   * The chunk that {@code bytes} encode, a vector of exactly {@code spec.size()} elements owned by the
+   * caller. Writable direct {@code bytes} are the caller's own memory and may be wrapped without a
+   * copy; read-only ones must be copied from. Bad bytes are a {@link dev.zarrow.error.CorruptChunkException}.
+   */
+  FieldVector decode(ByteBuffer bytes, ChunkSpec spec, BufferAllocator allocator);
+
+  /**
+   * True when the encoding of a chunk of {@code spec} is exactly the data buffer of its fixed-width
+   * Arrow vector, element after element (little-endian {@code bytes} of numbers): decoders may then
+   * write a chunk straight into Arrow memory. False unless a codec says so.
+   */
+  default boolean isArrowLayout(ChunkSpec spec) {
+    return false;
+  }
+
+  /** The encoded size when it depends only on the spec (fixed-size types), else empty. */
+  default OptionalLong encodedSize(ChunkSpec spec) {
+    return OptionalLong.empty();
+  }
+
+  /**
+   * The elements of {@code region} (relative to the chunk) in C order, read from {@code source}.
+   * Codecs that can read part of their encoding (sharding) override this to fetch only what the region
+   * needs; the default reads and decodes everything and copies the region out.
+   */
+  default FieldVector decodeRegion(ByteSource source, ChunkSpec spec, Box region, BufferAllocator allocator) {
+    return PartialCoding.decodeRegion(bytes -> decode(bytes, spec, allocator), source, spec, region, allocator);
+  }
+
+  /**
+   * The new encoding of a chunk whose elements in {@code region} are replaced by {@code data} (borrowed;
+   * {@code region.size()} elements in C order), the rest kept from {@code existing} (or the fill value
+   * when there is none). Empty means every element now equals the fill value: the chunk is deleted.
+   * Codecs that can rewrite part of their encoding (sharding) override this; the default decodes,
+   * overwrites and encodes everything.
+   */
+  default Optional<ByteBuffer> encodeRegion(
+      Optional<ByteSource> existing, ChunkSpec spec, Box region, FieldVector data, BufferAllocator allocator) {
+    return PartialCoding.encodeRegion(
+        bytes -> decode(bytes, spec, allocator), chunk -> encode(chunk, spec), existing, spec, region, data, allocator,
+        true);
+  }
+}

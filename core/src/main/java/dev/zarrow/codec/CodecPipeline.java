@@ -1,0 +1,273 @@
+package dev.zarrow.codec;
+
+import dev.zarrow.error.CodecException;
+import dev.zarrow.error.CorruptChunkException;
+import dev.zarrow.vector.Regions;
+import dev.zarrow.grid.Box;
+import dev.zarrow.store.ByteSource;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * A validated codec chain ({@code array->array* array->bytes bytes->bytes*}) bound to one chunk spec:
+ * shapes, data types and size bounds are worked out once here, so encoding and decoding only run codecs.
+ * Immutable and thread-safe.
+ */
+public final class CodecPipeline {
+  private final List<ArrayToArrayCodec> arrayCodecs;
+  private final List<ChunkSpec> arraySpecs; // arraySpecs.get(i) is the input (decoded) spec of arrayCodecs.get(i)
+  private final ArrayToBytesCodec serializer;
+  private final ChunkSpec serializerSpec;
+  private final List<BytesToBytesCodec> bytesCodecs;
+  private final long[] decodedSizes; // decodedSizes[i]: exact output size of decoding bytesCodecs.get(i), or -1
+  private final long encodedSize;
+  private final boolean rawLayout; // the bytes->bytes codecs' output is the chunk's Arrow data buffer
+  private final ChunkSpec spec;
+  private final CodecOptions options;
+
+  private CodecPipeline(List<Codec> codecs, ChunkSpec spec, Optional<ArrayToBytesCodec> implicit, CodecOptions options) {
+    this.spec = spec;
+    this.options = options;
+    List<ArrayToArrayCodec> a2a = new ArrayList<>();
+    List<ChunkSpec> specs = new ArrayList<>();
+    ArrayToBytesCodec a2b = null;
+    List<BytesToBytesCodec> b2b = new ArrayList<>();
+    ChunkSpec current = spec;
+    for (Codec codec : codecs) {
+      if (codec instanceof ArrayToArrayCodec c) {
+        if (a2b != null) {
+          throw new CodecException("codec " + c.name() + " (array->array) must come before the array->bytes codec " + a2b.name());
+        }
+        specs.add(current);
+        current = c.encodedSpec(current);
+        a2a.add(c);
+      } else if (codec instanceof ArrayToBytesCodec c) {
+        if (a2b != null) {
+          throw new CodecException("two array->bytes codecs: " + a2b.name() + " and " + c.name());
+        }
+        a2b = c;
+      } else {
+        BytesToBytesCodec c = (BytesToBytesCodec) codec;
+        if (a2b == null) {
+          if (implicit.isEmpty()) {
+            throw new CodecException("codec " + c.name() + " (bytes->bytes) comes before any array->bytes codec");
+          }
+          a2b = implicit.get();
+        }
+        b2b.add(c);
+      }
+    }
+    if (a2b == null) {
+      a2b = implicit.orElseThrow(() -> new CodecException(
+          "the codecs name no array->bytes codec (such as bytes), and data type "
+              + spec.dataType().name() + " implies none"));
+    }
+    a2b.validate(current);
+    this.arrayCodecs = List.copyOf(a2a);
+    this.arraySpecs = List.copyOf(specs);
+    this.serializer = a2b;
+    this.serializerSpec = current;
+    this.bytesCodecs = List.copyOf(b2b);
+    this.decodedSizes = new long[b2b.size()];
+    OptionalLong size = a2b.encodedSize(current);
+    for (int i = 0; i < b2b.size(); i++) {
+      decodedSizes[i] = size.orElse(-1);
+      size = size.isPresent() ? b2b.get(i).encodedSize(size.getAsLong()) : OptionalLong.empty();
+    }
+    this.encodedSize = size.orElse(-1);
+    this.rawLayout = a2a.isEmpty() && a2b.isArrowLayout(current);
+  }
+
+  /**
+   * Binds {@code codecs} to {@code spec}. {@code implicit} is the serializer the data type implies when
+   * the chain has no array->bytes codec (ZEP7). A chain in the wrong order, or one that cannot handle
+   * the spec, is a {@link CodecException}.
+   */
+  public static CodecPipeline of(List<Codec> codecs, ChunkSpec spec, Optional<ArrayToBytesCodec> implicit, CodecOptions options) {
+    return new CodecPipeline(codecs, spec, implicit, options);
+  }
+
+  /** Binds {@code codecs} to {@code spec}, with the data type's implicit serializer. */
+  public static CodecPipeline of(List<Codec> codecs, ChunkSpec spec, CodecOptions options) {
+    return new CodecPipeline(codecs, spec, spec.dataType().implicitSerializer(options), options);
+  }
+
+  public ChunkSpec spec() {
+    return spec;
+  }
+
+  public ArrayToBytesCodec serializer() {
+    return serializer;
+  }
+
+  public List<ArrayToArrayCodec> arrayCodecs() {
+    return arrayCodecs;
+  }
+
+  public List<BytesToBytesCodec> bytesCodecs() {
+    return bytesCodecs;
+  }
+
+  /** The size of every encoded chunk when it is fixed (no compression, fixed-size type), else empty. */
+  public OptionalLong encodedSize() {
+    return encodedSize < 0 ? OptionalLong.empty() : OptionalLong.of(encodedSize);
+  }
+
+  /** True when only the serializer runs, so it sees the stored bytes (and can read parts of them). */
+  private boolean serializerOnly() {
+    return arrayCodecs.isEmpty() && bytesCodecs.isEmpty();
+  }
+
+  /**
+   * The stored bytes of {@code chunk} (borrowed; {@code spec().size()} elements in C order). The result
+   * may be a view of the chunk's memory, valid while the chunk stays open and unchanged.
+   */
+  public ByteBuffer encode(FieldVector chunk) {
+    if (chunk.getValueCount() != spec.size()) {
+      throw new CodecException("a " + spec + " needs " + spec.size() + " elements, got " + chunk.getValueCount());
+    }
+    FieldVector current = chunk;
+    try {
+      for (int i = 0; i < arrayCodecs.size(); i++) {
+        FieldVector next = arrayCodecs.get(i).encode(current, arraySpecs.get(i), chunk.getAllocator());
+        if (current != chunk) {
+          current.close();
+        }
+        current = next;
+      }
+      ByteBuffer bytes = serializer.encode(current, serializerSpec);
+      if (bytesCodecs.isEmpty() && current != chunk) {
+        bytes = copy(bytes); // it may view an intermediate vector that is about to be closed
+      }
+      for (BytesToBytesCodec codec : bytesCodecs) {
+        bytes = codec.encode(bytes);
+      }
+      return bytes;
+    } finally {
+      if (current != chunk) {
+        current.close();
+      }
+    }
+  }
+
+  /** Decodes stored bytes into a chunk of {@code spec().size()} elements owned by the caller. */
+  public FieldVector decode(ByteBuffer stored, BufferAllocator allocator) {
+    ByteBuffer bytes = stored;
+    for (int i = bytesCodecs.size() - 1; i >= 0; i--) {
+      bytes = decodeBytes(i, bytes);
+    }
+    FieldVector current = serializer.decode(bytes, serializerSpec, allocator);
+    try {
+      checkCount(current, serializerSpec);
+      for (int i = arrayCodecs.size() - 1; i >= 0; i--) {
+        FieldVector next = arrayCodecs.get(i).decode(current, arraySpecs.get(i), allocator);
+        current.close();
+        current = next;
+        checkCount(current, arraySpecs.get(i));
+      }
+      return current;
+    } catch (RuntimeException e) {
+      current.close();
+      throw e;
+    }
+  }
+
+  /** The elements of {@code region} (relative to the chunk) in C order; reads only what it needs where it can. */
+  public FieldVector decodeRegion(ByteSource source, Box region, BufferAllocator allocator) {
+    if (serializerOnly()) {
+      FieldVector out = serializer.decodeRegion(source, spec, region, allocator);
+      if (out.getValueCount() != region.size()) {
+        int n = out.getValueCount();
+        out.close();
+        throw new CorruptChunkException("decoded " + n + " elements for a region of " + region.size());
+      }
+      return out;
+    }
+    return PartialCoding.decodeRegion(bytes -> decode(bytes, allocator), source, spec, region, allocator);
+  }
+
+  /**
+   * The new stored bytes of a chunk whose {@code region} is replaced by {@code data} (borrowed), the
+   * rest kept from {@code existing}; empty when the whole chunk now equals the fill value.
+   */
+  public Optional<ByteBuffer> encodeRegion(Optional<ByteSource> existing, Box region, FieldVector data, BufferAllocator allocator) {
+    if (serializerOnly()) {
+      return serializer.encodeRegion(existing, spec, region, data, allocator);
+    }
+    // Not serializer-only: encode() returns memory of its own (compressed, or copied after array codecs).
+    return PartialCoding.encodeRegion(
+        bytes -> decode(bytes, allocator), this::encode, existing, spec, region, data, allocator, false);
+  }
+
+  /**
+   * Decodes {@code region} (relative to the chunk) of the chunk in {@code source} into {@code out}, a
+   * fixed-width vector (see {@link Regions#flatWidth}) of {@code outShape}, at {@code outStart}; the
+   * elements there become valid. A whole chunk whose stored bytes, once through the bytes->bytes codecs,
+   * are its Arrow data as is (little-endian {@code bytes}, no array->array codec) and whose place in
+   * {@code out} is contiguous is decompressed straight into {@code out}'s memory: no chunk buffer, no copy.
+   */
+  public void decodeInto(ByteSource source, Box region, FieldVector out, long[] outShape, long[] outStart, BufferAllocator allocator) {
+    int count = Math.toIntExact(region.size());
+    if (rawLayout
+        && region.covers(spec.shape())
+        && Regions.flatWidth(out) == serializerSpec.dataType().byteWidth()
+        && Regions.isContiguous(region.shape(), outShape)) {
+      long first = 0;
+      long[] strides = Regions.strides(outShape);
+      for (int d = 0; d < outShape.length; d++) {
+        first += outStart[d] * strides[d];
+      }
+      ByteBuffer target = Regions.view(out, first, count);
+      ByteBuffer bytes = source.readAll();
+      for (int i = bytesCodecs.size() - 1; i >= 1; i--) {
+        bytes = decodeBytes(i, bytes);
+      }
+      if (bytesCodecs.isEmpty()) {
+        if (bytes.remaining() != target.remaining()) {
+          throw new CorruptChunkException("a " + spec + " is " + target.remaining() + " bytes, got " + bytes.remaining());
+        }
+        target.put(0, bytes, bytes.position(), bytes.remaining());
+      } else {
+        bytesCodecs.get(0).decodeInto(bytes, target);
+      }
+      Regions.setBits(out.getValidityBuffer(), first, count);
+      return;
+    }
+    long[] chunkShape = Regions.toLong(spec.shape());
+    if (serializerOnly()) {
+      // The serializer may read only part of the stored value (a 1-d region, a shard's inner chunks).
+      try (FieldVector piece = decodeRegion(source, region, allocator)) {
+        Regions.copyInto(piece, region.shape(), Box.of(region.shape()), out, outShape, outStart);
+      }
+    } else {
+      try (FieldVector chunk = decode(source.readAll(), allocator)) {
+        Regions.copyInto(chunk, chunkShape, region, out, outShape, outStart);
+      }
+    }
+  }
+
+  private ByteBuffer decodeBytes(int i, ByteBuffer bytes) {
+    long expected = decodedSizes[i];
+    if (expected > options.maxChunkBytes()) {
+      throw new CodecException("a " + spec + " needs " + expected + " bytes after codec " + bytesCodecs.get(i).name()
+          + ", more than the limit of " + options.maxChunkBytes());
+    }
+    return bytesCodecs.get(i).decode(bytes, expected, options.maxChunkBytes());
+  }
+
+  private static ByteBuffer copy(ByteBuffer bytes) {
+    return PartialCoding.copy(bytes);
+  }
+
+  private static void checkCount(FieldVector vector, ChunkSpec spec) {
+    if (vector.getValueCount() != spec.size()) {
+      throw new CorruptChunkException(
+          "a " + spec + " needs " + spec.size() + " elements, got " + vector.getValueCount());
+    }
+  }
+}

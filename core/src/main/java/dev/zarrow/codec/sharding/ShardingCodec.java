@@ -1,0 +1,418 @@
+package dev.zarrow.codec.sharding;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.zarrow.error.CodecException;
+import dev.zarrow.error.MetadataException;
+import dev.zarrow.error.ZarrException;
+import dev.zarrow.memory.Buffers;
+import dev.zarrow.vector.Regions;
+import dev.zarrow.codec.ArrayToBytesCodec;
+import dev.zarrow.codec.ChunkSpec;
+import dev.zarrow.codec.Codec;
+import dev.zarrow.codec.CodecContext;
+import dev.zarrow.codec.CodecFactory;
+import dev.zarrow.codec.CodecOptions;
+import dev.zarrow.dtype.DataType;
+import dev.zarrow.dtype.FixedWidthType;
+import dev.zarrow.grid.Box;
+import dev.zarrow.internal.WorkSharing;
+import dev.zarrow.metadata.NamedConfig;
+import dev.zarrow.store.ByteRange;
+import dev.zarrow.store.ByteSource;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+import java.util.stream.IntStream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * {@code sharding_indexed} (ZEP2): a chunk (the shard) is cut into inner chunks, each encoded with its
+ * own codec chain and stored one after another, followed (or preceded) by a fixed-size index of their
+ * byte ranges. Layout: see {@link ShardIndex}.
+ *
+ * <p>Reads fetch the index with one range request, then only the inner chunks a region touches, with
+ * adjacent ranges coalesced ({@link ByteSource#readAll(List)}); empty inner chunks cost no read, and an
+ * inner chunk that is itself a shard is read through a lazy {@link ByteSource#slice}. Writes encode the
+ * inner chunks (leaving out those equal to the fill value); a partial write re-encodes only the inner
+ * chunks it touches and copies the stored bytes of the others. Inner chunks are decoded and encoded in
+ * parallel on the context's executor when that does more than copy memory.
+ *
+ * <p>Spec: zarr-specs v3 codecs/sharding-indexed v1.0. Configuration:
+ *
+ * <pre>{@code
+ * {"chunk_shape": [32, 32],
+ *  "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "zstd", ...}],
+ *  "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}],
+ *  "index_location": "end"}
+ * }</pre>
+ *
+ * {@code index_codecs} must give the index a fixed size; {@code index_location} defaults to
+ * {@code "end"}.
+ */
+public final class ShardingCodec implements ArrayToBytesCodec {
+  public static final String NAME = "sharding_indexed";
+
+  private final int[] chunkShape;
+  private final List<Codec> codecs;
+  private final List<Codec> indexCodecs;
+  private final IndexLocation indexLocation;
+  private final CodecOptions options;
+  private final Executor executor;
+  private final NamedConfig metadata;
+  // The layout of the last shard spec seen: one entry (an array binds its codecs to one spec), so it
+  // cannot grow.
+  private volatile ShardLayout layout;
+
+  public ShardingCodec(
+      int[] chunkShape, List<Codec> codecs, List<Codec> indexCodecs, IndexLocation indexLocation,
+      CodecOptions options, Executor executor) {
+    this.chunkShape = chunkShape.clone();
+    this.codecs = List.copyOf(codecs);
+    this.indexCodecs = List.copyOf(indexCodecs);
+    this.indexLocation = indexLocation;
+    this.options = options;
+    this.executor = executor;
+    this.metadata = metadata(
+        chunkShape, codecs.stream().map(Codec::toMetadata).toList(),
+        indexCodecs.stream().map(Codec::toMetadata).toList(), indexLocation);
+  }
+
+  /** The {@code codecs} entry of a {@code sharding_indexed} codec. */
+  public static NamedConfig metadata(
+      int[] chunkShape, List<NamedConfig> codecs, List<NamedConfig> indexCodecs, IndexLocation indexLocation) {
+    ObjectNode config = JsonNodeFactory.instance.objectNode();
+    ArrayNode shape = config.putArray("chunk_shape");
+    Arrays.stream(chunkShape).forEach(shape::add);
+    ArrayNode c = config.putArray("codecs");
+    codecs.forEach(codec -> c.add(codec.toJson()));
+    ArrayNode ic = config.putArray("index_codecs");
+    indexCodecs.forEach(codec -> ic.add(codec.toJson()));
+    config.put("index_location", indexLocation.json());
+    return NamedConfig.of(NAME, config);
+  }
+
+  /** The recommended index codecs: little-endian {@code bytes}, then {@code crc32c}. */
+  public static List<NamedConfig> defaultIndexCodecs() {
+    return List.of(
+        NamedConfig.of("bytes", JsonNodeFactory.instance.objectNode().put("endian", "little")),
+        NamedConfig.of("crc32c", null));
+  }
+
+  @Override
+  public NamedConfig toMetadata() {
+    return metadata;
+  }
+
+  public int[] chunkShape() {
+    return chunkShape.clone();
+  }
+
+  public IndexLocation indexLocation() {
+    return indexLocation;
+  }
+
+  private ShardLayout layout(ChunkSpec spec) {
+    ShardLayout l = layout;
+    if (l == null || !l.shard.equals(spec)) {
+      l = ShardLayout.of(spec, chunkShape, codecs, indexCodecs, indexLocation, options);
+      layout = l;
+    }
+    return l;
+  }
+
+  @Override
+  public void validate(ChunkSpec spec) {
+    layout(spec);
+  }
+
+  private Executor executor(ShardLayout l, int tasks) {
+    return tasks > 1 && l.innerWorthParallel ? executor : Runnable::run;
+  }
+
+  private static <T> T inInner(ShardLayout l, int i, Supplier<T> work) {
+    try {
+      return work.get();
+    } catch (ZarrException e) {
+      throw e.withContext(l.name(i));
+    }
+  }
+
+  // ---- reading ----
+
+  @Override
+  public FieldVector decode(ByteBuffer bytes, ChunkSpec spec, BufferAllocator allocator) {
+    return decodeRegion(new BufferSource(bytes), spec, Box.of(spec.shape()), allocator);
+  }
+
+  @Override
+  public FieldVector decodeRegion(ByteSource shard, ChunkSpec spec, Box region, BufferAllocator allocator) {
+    ShardLayout l = layout(spec);
+    List<ShardLayout.Part> parts = l.parts(region);
+    DataType type = spec.dataType();
+    if (parts.isEmpty()) {
+      return type.filled(allocator, 0, spec.fillValue());
+    }
+    // The whole shard is wanted: one request for everything instead of the index, then the chunks.
+    ByteSource source = region.covers(spec.shape()) && !(shard instanceof BufferSource) ? new BufferSource(shard.readAll()) : shard;
+    try (BufferAllocator temp = allocator.newChildAllocator("sharding_indexed decode", 0, Long.MAX_VALUE)) {
+      ShardIndex index = ShardIndex.read(source, l, temp);
+      if (parts.size() == 1) {
+        // The region lies in one inner chunk: its decoding is the answer, no copy.
+        ShardLayout.Part p = parts.get(0);
+        if (index.isEmpty(p.index())) {
+          return type.filled(allocator, Math.toIntExact(p.inChunk().size()), spec.fillValue());
+        }
+        ByteSource inner = source.slice(index.offset(p.index()), index.nbytes(p.index()));
+        return inInner(l, p.index(), () -> l.inner.decodeRegion(inner, p.inChunk(), allocator));
+      }
+      List<ShardLayout.Part> present = parts.stream().filter(p -> !index.isEmpty(p.index())).toList();
+      List<ByteSource> inputs = inputs(source, l, index, present);
+      Executor exec = executor(l, present.size());
+      int count = Math.toIntExact(region.size());
+      long[] shape = region.shape();
+      if (type instanceof FixedWidthType && type.byteWidth() > 0) {
+        FieldVector out = type.filled(allocator, count, spec.fillValue());
+        if (Regions.isFixedWidth(out)) {
+          try {
+            // Empty inner chunks are already the fill value; each task copies its part into place.
+            WorkSharing.forEachIndex(present.size(), k -> {
+              ShardLayout.Part p = present.get(k);
+              try (FieldVector piece = inInner(l, p.index(), () -> l.inner.decodeRegion(inputs.get(k), p.inChunk(), temp))) {
+                Regions.copyInto(piece, p.inChunk().shape(), Box.of(p.inChunk().shape()), out, shape, p.target());
+              }
+            }, exec);
+            return out;
+          } catch (RuntimeException e) {
+            out.close();
+            throw e;
+          }
+        }
+        out.close();
+      }
+      int[] input = new int[l.count]; // inner chunk -> its place in present (and inputs)
+      for (int k = 0; k < present.size(); k++) {
+        input[present.get(k).index()] = k;
+      }
+      List<FieldVector> pieces = WorkSharing.map(parts, p -> {
+        if (index.isEmpty(p.index())) {
+          return type.filled(temp, Math.toIntExact(p.inChunk().size()), spec.fillValue());
+        }
+        ByteSource in = inputs.get(input[p.index()]);
+        return inInner(l, p.index(), () -> l.inner.decodeRegion(in, p.inChunk(), temp));
+      }, exec);
+      try {
+        List<Regions.Piece> placed = new ArrayList<>(parts.size());
+        for (int k = 0; k < parts.size(); k++) {
+          ShardLayout.Part p = parts.get(k);
+          placed.add(new Regions.Piece(pieces.get(k), p.inChunk().shape(), Box.of(p.inChunk().shape()), p.target()));
+        }
+        // The data type's field: Arrow Java's getField() misreports sparse union type ids.
+        return Regions.assemble(spec.dataType().field(pieces.get(0).getField().getName()), shape, placed, allocator);
+      } finally {
+        pieces.forEach(FieldVector::close);
+      }
+    }
+  }
+
+  /**
+   * What each present part decodes from: lazy slices when the inner chunks are shards (they read only
+   * what they need), else their bytes, fetched together so that adjacent ranges cost one request.
+   */
+  private static List<ByteSource> inputs(ByteSource source, ShardLayout l, ShardIndex index, List<ShardLayout.Part> present) {
+    if (l.innerReadsPartially) {
+      return present.stream().map(p -> source.slice(index.offset(p.index()), index.nbytes(p.index()))).toList();
+    }
+    List<ByteRange> ranges = present.stream().map(p -> ByteRange.of(index.offset(p.index()), index.nbytes(p.index()))).toList();
+    return source.readAll(ranges).stream().<ByteSource>map(BufferSource::new).toList();
+  }
+
+  // ---- writing ----
+
+  @Override
+  public ByteBuffer encode(FieldVector chunk, ChunkSpec spec) {
+    ShardLayout l = layout(spec);
+    if (chunk.getValueCount() != spec.size()) {
+      throw new CodecException("codec sharding_indexed: a " + spec + " needs " + spec.size() + " elements, got " + chunk.getValueCount());
+    }
+    long[] shardShape = Regions.toLong(spec.shape());
+    try (BufferAllocator temp = Buffers.temporaryAllocator(chunk, "sharding_indexed encode")) {
+      List<ByteBuffer> encoded = WorkSharing.map(IntStream.range(0, l.count).boxed().toList(), i -> inInner(l, i, () -> {
+        Box box = l.box(i);
+        if (box.covers(spec.shape())) {
+          return encodeWhole(l, chunk);
+        }
+        try (FieldVector part = Regions.extract(chunk, spec.dataType().field(chunk.getField().getName()), shardShape, box, temp)) {
+          return encodeWhole(l, part);
+        }
+      }), executor(l, l.count));
+      return assemble(l, encoded.toArray(ByteBuffer[]::new), temp);
+    }
+  }
+
+  /** The stored bytes of a whole inner chunk in memory of their own, or null when it is all fill value. */
+  private static ByteBuffer encodeWhole(ShardLayout l, FieldVector values) {
+    ChunkSpec spec = l.shard;
+    if (spec.dataType().isAllFill(values, spec.fillValue())) {
+      return null;
+    }
+    ByteBuffer bytes = l.inner.encode(values);
+    // Without bytes->bytes codecs the encoding may view the vector, which is closed before the shard is built.
+    return l.inner.bytesCodecs().isEmpty() ? copy(bytes) : bytes;
+  }
+
+  @Override
+  public Optional<ByteBuffer> encodeRegion(
+      Optional<ByteSource> existing, ChunkSpec spec, Box region, FieldVector data, BufferAllocator allocator) {
+    ShardLayout l = layout(spec);
+    List<ShardLayout.Part> parts = l.parts(region);
+    if (data.getValueCount() != region.size()) {
+      throw new CodecException("codec sharding_indexed: region " + region + " has " + region.size()
+          + " elements, the data " + data.getValueCount());
+    }
+    try (BufferAllocator temp = allocator.newChildAllocator("sharding_indexed encodeRegion", 0, Long.MAX_VALUE)) {
+      // The whole shard is rewritten, so it is read whole: one request, and its untouched inner chunks
+      // are copied as they are stored.
+      BufferSource old = existing.map(s -> new BufferSource(s.readAll())).orElse(null);
+      ShardIndex index = old == null ? ShardIndex.empty(l.count) : ShardIndex.read(old, l, temp);
+      ByteBuffer[] chunks = new ByteBuffer[l.count];
+      for (int i = 0; i < l.count; i++) {
+        if (!index.isEmpty(i)) {
+          chunks[i] = old.read(ByteRange.of(index.offset(i), index.nbytes(i)));
+        }
+      }
+      List<ByteBuffer> updated = WorkSharing.map(parts, p -> inInner(l, p.index(), () -> {
+        if (parts.size() == 1) {
+          return updateInner(l, p, data, old, index, temp);
+        }
+        try (FieldVector values = Regions.extract(data, spec.dataType().field(data.getField().getName()), region.shape(), p.inRegion(), temp)) {
+          return updateInner(l, p, values, old, index, temp);
+        }
+      }), executor(l, parts.size()));
+      for (int k = 0; k < parts.size(); k++) {
+        chunks[parts.get(k).index()] = updated.get(k);
+      }
+      if (Arrays.stream(chunks).allMatch(c -> c == null)) {
+        return Optional.empty();
+      }
+      return Optional.of(assemble(l, chunks, temp));
+    }
+  }
+
+  /** The new stored bytes of one touched inner chunk, or null when it is now all fill value. */
+  private static ByteBuffer updateInner(
+      ShardLayout l, ShardLayout.Part p, FieldVector values, ByteSource old, ShardIndex index, BufferAllocator temp) {
+    if (p.inChunk().covers(l.innerShape)) {
+      return encodeWhole(l, values);
+    }
+    // Read-only, so that decoding does not wrap (and overlaying then change) bytes that another index
+    // entry may share.
+    Optional<ByteSource> previous = index.isEmpty(p.index())
+        ? Optional.empty()
+        : Optional.of(ByteSource.of(old.read(ByteRange.of(index.offset(p.index()), index.nbytes(p.index())))));
+    return l.inner.encodeRegion(previous, p.inChunk(), values, temp).orElse(null);
+  }
+
+  /** The shard: the present inner chunks in C order, no gaps, and the full index before or after them. */
+  private static ByteBuffer assemble(ShardLayout l, ByteBuffer[] chunks, BufferAllocator temp) {
+    long total = l.indexSize;
+    for (ByteBuffer c : chunks) {
+      total += c == null ? 0 : c.remaining();
+    }
+    if (total > Integer.MAX_VALUE - 64) {
+      throw new CodecException("codec sharding_indexed: a shard of " + total + " bytes does not fit one buffer; use smaller shards");
+    }
+    ByteBuffer out = ByteBuffer.allocateDirect((int) total);
+    ShardIndex index = ShardIndex.empty(l.count);
+    int position = l.indexAtEnd ? 0 : (int) l.indexSize;
+    for (int i = 0; i < chunks.length; i++) {
+      ByteBuffer c = chunks[i];
+      if (c != null) {
+        index.set(i, position, c.remaining());
+        out.put(position, c, c.position(), c.remaining());
+        position += c.remaining();
+      }
+    }
+    index.write(l, out, l.indexAtEnd ? position : 0, temp);
+    return out;
+  }
+
+  private static ByteBuffer copy(ByteBuffer bytes) {
+    ByteBuffer out = ByteBuffer.allocateDirect(bytes.remaining());
+    out.put(bytes.duplicate()).flip();
+    return out;
+  }
+
+  @Override
+  public String toString() {
+    return NAME + "(" + Arrays.toString(chunkShape) + ", " + codecs + ", index " + indexCodecs + " at " + indexLocation.json() + ")";
+  }
+
+  /** Makes {@code sharding_indexed} codecs; inner and index codecs come from the same context. */
+  public static final class Factory implements CodecFactory {
+    @Override
+    public List<String> names() {
+      return List.of(NAME);
+    }
+
+    @Override
+    public ShardingCodec create(NamedConfig metadata, CodecContext context) {
+      ObjectNode config = metadata.config();
+      for (Iterator<String> it = config.fieldNames(); it.hasNext(); ) {
+        String key = it.next();
+        if (!List.of("chunk_shape", "codecs", "index_codecs", "index_location").contains(key)) {
+          throw new MetadataException("/configuration/" + key + ": unknown option of codec " + NAME);
+        }
+      }
+      int[] chunkShape = chunkShape(config.get("chunk_shape"));
+      List<Codec> codecs = context.codecs(codecList(config.get("codecs"), "codecs"));
+      List<Codec> indexCodecs = context.codecs(codecList(config.get("index_codecs"), "index_codecs"));
+      JsonNode location = config.get("index_location");
+      IndexLocation where;
+      if (location == null) {
+        where = IndexLocation.END;
+      } else if (location.isTextual() && location.textValue().equals("start")) {
+        where = IndexLocation.START;
+      } else if (location.isTextual() && location.textValue().equals("end")) {
+        where = IndexLocation.END;
+      } else {
+        throw new MetadataException("/configuration/index_location: must be \"start\" or \"end\", got " + location);
+      }
+      return new ShardingCodec(chunkShape, codecs, indexCodecs, where, context.options(), context.executor());
+    }
+
+    private static int[] chunkShape(JsonNode node) {
+      if (node == null || !node.isArray()) {
+        throw new MetadataException("/configuration/chunk_shape: codec " + NAME + " needs an array of inner chunk sizes");
+      }
+      int[] out = new int[node.size()];
+      for (int d = 0; d < out.length; d++) {
+        JsonNode n = node.get(d);
+        if (!n.isInt() || n.intValue() < 1) {
+          throw new MetadataException("/configuration/chunk_shape/" + d + ": expected a positive integer, got " + n);
+        }
+        out[d] = n.intValue();
+      }
+      return out;
+    }
+
+    private static List<NamedConfig> codecList(JsonNode node, String member) {
+      if (node == null || !node.isArray()) {
+        throw new MetadataException("/configuration/" + member + ": codec " + NAME + " needs an array of codecs");
+      }
+      List<NamedConfig> out = new ArrayList<>();
+      for (int i = 0; i < node.size(); i++) {
+        out.add(NamedConfig.parse(node.get(i), "/configuration/" + member + "/" + i));
+      }
+      return out;
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package dev.zarrow.metadata;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.zarrow.error.MetadataException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/** The one JSON configuration of zarrow: exact numbers, bounded documents, stable output. */
+public final class Json {
+  /** Metadata documents larger than this are refused before parsing. */
+  public static final int MAX_DOCUMENT_BYTES = 64 << 20;
+
+  /** Nesting deeper than this is refused (nested Arrow types are far shallower). */
+  public static final int MAX_DEPTH = 256;
+
+  public static final ObjectMapper MAPPER =
+      JsonMapper.builder(
+              JsonFactory.builder()
+                  .streamReadConstraints(
+                      StreamReadConstraints.builder()
+                          .maxNestingDepth(MAX_DEPTH)
+                          .maxDocumentLength(MAX_DOCUMENT_BYTES)
+                          .build())
+                  .build())
+          .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+          .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build();
+
+  private static final ObjectWriter PRETTY =
+      MAPPER.writer(
+          new DefaultPrettyPrinter()
+              .withObjectIndenter(new DefaultIndenter("  ", "\n"))
+              .withArrayIndenter(new DefaultIndenter("  ", "\n")));
+
+  private Json() {}
+
+  /** Parses a document; {@code what} (e.g. the key) names it in errors. */
+  public static JsonNode parse(ByteBuffer bytes, String what) {
+    if (bytes.remaining() > MAX_DOCUMENT_BYTES) {
+      throw new MetadataException(what + ": document of " + bytes.remaining() + " bytes exceeds the limit of " + MAX_DOCUMENT_BYTES);
+    }
+    byte[] array = new byte[bytes.remaining()];
+    bytes.duplicate().get(array);
+    return parse(array, what);
+  }
+
+  public static JsonNode parse(byte[] bytes, String what) {
+    try {
+      JsonNode node = MAPPER.readTree(bytes);
+      if (node == null || node.isMissingNode()) {
+        throw new MetadataException(what + ": empty document");
+      }
+      return node;
+    } catch (JsonProcessingException e) {
+      throw new MetadataException(what + ": not valid JSON: " + e.getOriginalMessage(), e);
+    } catch (java.io.IOException e) {
+      throw new MetadataException(what + ": cannot read JSON: " + e.getMessage(), e);
+    }
+  }
+
+  public static JsonNode parse(String text, String what) {
+    return parse(text.getBytes(StandardCharsets.UTF_8), what);
+  }
+
+  /** Two-space indented UTF-8, as zarr-python writes it. */
+  public static byte[] pretty(JsonNode node) {
+    try {
+      return PRETTY.writeValueAsBytes(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Compact single-line text. */
+  public static String compact(JsonNode node) {
+    try {
+      return MAPPER.writeValueAsString(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A short description of a node's kind for error messages. */
+  public static String kind(JsonNode node) {
+    if (node == null || node.isMissingNode()) {
+      return "nothing";
+    }
+    return node.getNodeType().toString().toLowerCase(java.util.Locale.ROOT) + " " + abbreviate(compact(node));
+  }
+
+  private static String abbreviate(String text) {
+    return text.length() <= 60 ? text : text.substring(0, 57) + "...";
+  }
+}

@@ -1,0 +1,58 @@
+package dev.zarrow.store;
+
+import dev.zarrow.error.StoreException;
+
+/** Validation of store keys: every store refuses keys that could escape its root. */
+public final class Keys {
+  private Keys() {}
+
+  /**
+   * Returns {@code key} when it is a valid relative key: non-empty segments separated by {@code /},
+   * none of them {@code .} or {@code ..}, no leading {@code /}, no backslash, no NUL or other control
+   * character. Throws {@link StoreException} naming the key otherwise.
+   */
+  public static String check(String key) {
+    if (key == null || key.isEmpty()) {
+      throw new StoreException("empty store key");
+    }
+    if (key.startsWith("/")) {
+      throw new StoreException("store key '" + printable(key) + "' is absolute");
+    }
+    for (int i = 0; i < key.length(); i++) {
+      char c = key.charAt(i);
+      if (c == '\\' || c < 0x20 || c == 0x7f) {
+        throw new StoreException(
+            "store key '" + printable(key) + "' contains a backslash or control character");
+      }
+    }
+    for (String segment : key.split("/", -1)) {
+      if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
+        throw new StoreException(
+            "store key '" + printable(key) + "' has an empty, '.' or '..' segment");
+      }
+    }
+    return key;
+  }
+
+  /** Checks a listing prefix: empty, or a valid key followed by {@code /}. */
+  public static String checkPrefix(String prefix) {
+    if (prefix.isEmpty()) {
+      return prefix;
+    }
+    check(prefix.endsWith("/") ? prefix.substring(0, prefix.length() - 1) : prefix);
+    return prefix;
+  }
+
+  static String printable(String key) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < key.length(); i++) {
+      char c = key.charAt(i);
+      if (c < 0x20 || c == 0x7f) {
+        out.append(String.format("\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+}

@@ -1,0 +1,162 @@
+package dev.zarrow.table;
+
+import dev.zarrow.ArraySpec;
+import dev.zarrow.ZarrArray;
+import dev.zarrow.ZarrGroup;
+import dev.zarrow.ZarrNode;
+import dev.zarrow.vector.Gather;
+import dev.zarrow.dtype.ArrowDataType;
+import dev.zarrow.dtype.DataType;
+import dev.zarrow.internal.WorkSharing;
+import dev.zarrow.metadata.ArrayMetadata;
+import dev.zarrow.metadata.Json;
+import dev.zarrow.store.WritableStore;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * Appends the values of one column to its 1-D array, a write unit (a chunk, or a shard when sharded)
+ * at a time: rows wait in a small buffer until they fill a unit, so that every unit is encoded once,
+ * whole, never read back and merged; only the last, partial unit is written at {@link #finish}.
+ * Units that arrive together are encoded in parallel. Not thread-safe.
+ *
+ * <p>A column of a native data type that meets a null is converted to the {@code arrow} data type
+ * first: the array's metadata is replaced and every stored chunk re-encoded (native types hold no
+ * nulls).
+ */
+final class ColumnWriter implements AutoCloseable {
+  private final ZarrGroup group;
+  private final String node;
+  private final Field stored;
+  private final TableOptions options;
+  private final BufferAllocator allocator;
+  private final int unit;
+  private ZarrArray array;
+  private long written;
+  /** Rows not written yet (fewer than a unit), copies owned by this writer, in order. */
+  private final List<FieldVector> pending = new ArrayList<>();
+  private int pendingRows;
+
+  /** Creates (replacing) the column's array, of no rows, in {@code group}. */
+  ColumnWriter(ZarrGroup group, String node, Field stored, DataType type, TableOptions options, BufferAllocator allocator) {
+    this.group = group;
+    this.node = node;
+    this.stored = stored;
+    this.options = options;
+    this.allocator = allocator;
+    this.unit = options.writeRows();
+    this.array = group.createArray(node, ColumnTypes.spec(type, 0, options));
+  }
+
+  ZarrArray array() {
+    return array;
+  }
+
+  /** Appends {@code values} (borrowed; decoded: no dictionary encodings). */
+  void append(FieldVector values) {
+    if (values.getNullCount() > 0 && !(array.dataType() instanceof ArrowDataType)) {
+      convertToArrowType();
+    }
+    int n = values.getValueCount();
+    int at = 0;
+    List<List<Gather.Run>> units = new ArrayList<>();
+    if (pendingRows > 0) {
+      int take = Math.min(n, unit - pendingRows);
+      if (pendingRows + take == unit) {
+        List<Gather.Run> runs = new ArrayList<>();
+        pending.forEach(p -> runs.add(Gather.Run.of(p)));
+        runs.add(new Gather.Run(values, 0, take));
+        units.add(runs);
+        at = take;
+      }
+    }
+    for (; n - at >= unit; at += unit) {
+      units.add(List.of(new Gather.Run(values, at, unit)));
+    }
+    writeUnits(units);
+    if (!units.isEmpty() && pendingRows > 0) {
+      clearPending(); // the first unit took them
+    }
+    if (at < n) {
+      pending.add(Gather.gather(values.getField(), List.of(new Gather.Run(values, at, n - at)), allocator));
+      pendingRows += n - at;
+    }
+  }
+
+  /** Writes whole units after the rows written, each gathered and encoded by a task of its own. */
+  private void writeUnits(List<List<Gather.Run>> units) {
+    if (units.isEmpty()) {
+      return;
+    }
+    long first = written / unit;
+    array = array.resize(written + (long) units.size() * unit);
+    Field field = units.get(0).get(0).source().getField();
+    ZarrArray target = array;
+    WorkSharing.forEachIndex(units.size(), i -> {
+      List<Gather.Run> runs = units.get(i);
+      long[] coords = {first + i};
+      if (runs.size() == 1 && runs.get(0).start() == 0 && runs.get(0).source().getValueCount() == unit) {
+        target.writeChunk(coords, runs.get(0).source());
+      } else {
+        try (FieldVector chunk = Gather.gather(field, runs, allocator)) {
+          target.writeChunk(coords, chunk);
+        }
+      }
+    }, array.options().executor());
+    written += (long) units.size() * unit;
+  }
+
+  /** Writes the rows still buffered (the last, partial unit). */
+  void finish() {
+    if (pendingRows == 0) {
+      return;
+    }
+    List<Gather.Run> runs = new ArrayList<>();
+    pending.forEach(p -> runs.add(Gather.Run.of(p)));
+    try (FieldVector rest = Gather.gather(pending.get(0).getField(), runs, allocator)) {
+      array = array.resize(written + pendingRows);
+      array.write(written, rest); // a whole edge unit: encoded from the fill value, nothing read back
+    }
+    written += pendingRows;
+    clearPending();
+  }
+
+  /**
+   * Replaces the native data type of the array by {@code arrow} of the stored field: new metadata
+   * (same grid, same fill value), then every stored chunk decoded with the old array and encoded
+   * with the new one, in place. Missing chunks keep reading as the same fill value.
+   */
+  private void convertToArrowType() {
+    ZarrArray old = array;
+    ArrayMetadata metadata = ColumnTypes.spec(ArrowDataType.of(stored), written, options)
+        .fillValue(old.metadata().fillValue())
+        .toMetadata();
+    ((WritableStore) old.store()).set(ZarrNode.metadataKey(old.path()), ByteBuffer.wrap(Json.pretty(metadata.toJson())));
+    ZarrArray converted = group.array(node);
+    WorkSharing.forEach(old.chunks(), coords -> {
+      Optional<FieldVector> chunk = old.decodeChunk(coords, allocator);
+      if (chunk.isPresent()) {
+        try (FieldVector values = chunk.get()) {
+          converted.writeChunk(coords, values);
+        }
+      }
+    }, old.options().executor());
+    array = converted;
+  }
+
+  private void clearPending() {
+    pending.forEach(FieldVector::close);
+    pending.clear();
+    pendingRows = 0;
+  }
+
+  @Override
+  public void close() {
+    clearPending();
+  }
+}

@@ -1,0 +1,134 @@
+package dev.zarrow.table;
+
+import dev.zarrow.error.MetadataException;
+import dev.zarrow.vector.Dictionaries;
+import dev.zarrow.internal.WorkSharing;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * What {@link ArrayReader} and {@link TableReader} share: an {@link ArrowReader} over columns of equal
+ * row counts, reading a batch of rows at a time.
+ *
+ * <p>Batches are decoded ahead on the executor ({@link ReadAhead}, at most {@link #readAheadDepth}
+ * batches besides the current one), each batch's columns in parallel. The decoded vectors' buffers
+ * move into the root without a copy. Dictionary-encoded fields are encoded per batch against the
+ * stored field; the reader serves the batch's dictionaries ({@link #lookup}), so a dictionary may
+ * change from batch to batch (Arrow Java's {@code ArrowStreamWriter} then writes the replacement
+ * before the batch that needs it).
+ */
+abstract class ColumnsReader extends ArrowReader {
+  private final Schema schema;
+  private final List<Column> columns;
+  private final BatchEncoder encoder;
+  private final boolean[] encoded;
+  private final ReadAhead<Batch> readAhead;
+  private long bytesLoaded;
+
+  ColumnsReader(BufferAllocator allocator, List<Column> columns, Map<String, String> schemaMetadata, int batchRows,
+      Executor executor, String what) {
+    super(allocator);
+    if (batchRows < 0) {
+      throw new IllegalArgumentException("batchRows " + batchRows + " is negative");
+    }
+    this.columns = List.copyOf(columns);
+    List<Field> fields = this.columns.stream().map(Column::field).toList();
+    this.schema = new Schema(fields, schemaMetadata);
+    long rows = this.columns.isEmpty() ? 0 : this.columns.get(0).rows();
+    for (Column c : this.columns) {
+      if (c.rows() != rows) {
+        throw new MetadataException(what + ": columns do not align: " + describeRows(this.columns));
+      }
+    }
+    this.encoder = new BatchEncoder(fields);
+    this.encoded = new boolean[fields.size()];
+    for (int i = 0; i < encoder.size(); i++) {
+      encoded[encoder.column(i)] = true;
+    }
+    long step = batchRows > 0 ? batchRows : this.columns.isEmpty() ? 1 : Math.min(this.columns.get(0).chunkRows(), Integer.MAX_VALUE);
+    this.readAhead = new ReadAhead<>(rows, step, readAheadDepth(), this::decode, executor);
+  }
+
+  /** Batches decoded ahead of the consumer: one per core, at least 2 and at most 8. */
+  static int readAheadDepth() {
+    return Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()));
+  }
+
+  private static String describeRows(List<Column> columns) {
+    StringBuilder out = new StringBuilder();
+    for (Column c : columns) {
+      out.append(out.length() == 0 ? "" : ", ").append('\'').append(c.array().path()).append("' has ").append(c.rows()).append(" rows");
+    }
+    return out.toString();
+  }
+
+  private Batch decode(long start, long end) {
+    List<FieldVector> vectors = WorkSharing.map(columns, c -> c.read(start, end, allocator), executorOf());
+    return new Batch(vectors, Math.toIntExact(end - start));
+  }
+
+  private Executor executorOf() {
+    return columns.get(0).array().options().executor();
+  }
+
+  @Override
+  protected Schema readSchema() {
+    return schema;
+  }
+
+  /**
+   * Loads the next batch into the root (the same root every time: its previous contents are
+   * released). Returns false after the last batch. A chunk that cannot be read throws the {@link
+   * dev.zarrow.error.ZarrException} naming it.
+   */
+  @Override
+  public boolean loadNextBatch() throws java.io.IOException {
+    prepareLoadNextBatch();
+    Batch batch = readAhead.next();
+    if (batch == null) {
+      return false;
+    }
+    VectorSchemaRoot root = getVectorSchemaRoot();
+    List<FieldVector> targets = root.getFieldVectors();
+    try (batch; Dictionaries.Encoded dictionaryForm = encoder.isEmpty() ? null : encoder.encode(batch.columns(), batch.rows(), allocator)) {
+      if (dictionaryForm != null) {
+        List<FieldVector> indexed = dictionaryForm.vector().getChildrenFromFields();
+        for (int i = 0; i < encoder.size(); i++) {
+          Move.into(indexed.get(i), targets.get(encoder.column(i)));
+        }
+        for (Map.Entry<Long, FieldVector> d : dictionaryForm.dictionaries().entrySet()) {
+          Move.into(d.getValue(), dictionaries.get(d.getKey()).getVector());
+        }
+      }
+      for (int i = 0; i < targets.size(); i++) {
+        if (!encoded[i]) {
+          Move.into(batch.columns().get(i), targets.get(i));
+        }
+      }
+      root.setRowCount(batch.rows());
+    }
+    for (FieldVector v : targets) {
+      bytesLoaded += v.getBufferSize();
+    }
+    return true;
+  }
+
+  /** The bytes of Arrow data loaded into the root so far. */
+  @Override
+  public long bytesRead() {
+    return bytesLoaded;
+  }
+
+  /** Waits for the batches being decoded ahead and releases them. */
+  @Override
+  protected void closeReadSource() {
+    readAhead.close();
+  }
+}

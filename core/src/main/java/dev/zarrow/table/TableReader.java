@@ -1,0 +1,130 @@
+package dev.zarrow.table;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.zarrow.error.MetadataException;
+import dev.zarrow.error.NoSuchNodeException;
+import dev.zarrow.ZarrArray;
+import dev.zarrow.ZarrGroup;
+import dev.zarrow.ZarrNode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * A group as a stream of Arrow record batches.
+ *
+ * <p>With a {@code zarrow_table} attribute ({@link TableLayout}) the schema is exactly the stored one:
+ * names (duplicates too), types, nullability, field and schema metadata, dictionary encodings, and
+ * column order; each column reads from its node. Without one, the columns are the group's child
+ * arrays of rank >= 1, all of one length (anything else is a {@link MetadataException} naming the
+ * lengths): in the order of an AnnData-style {@code column-order} attribute (a list of child names,
+ * after the child its {@code _index} attribute names) when present, then the others in name order;
+ * each named after its node, rank >= 2 arrays as {@code arrow.fixed_shape_tensor} columns (see
+ * {@link ArrayReader}).
+ *
+ * <p>Batches of {@code batchRows} rows, or by default the chunk rows of the first column.
+ *
+ * <p><b>The reader reuses one root for every batch</b>: {@link #loadNextBatch} replaces what the root
+ * held. The caller owns the reader and must close it, which releases the root, the dictionaries and
+ * the batches decoded ahead.
+ */
+public final class TableReader extends ColumnsReader {
+  private TableReader(BufferAllocator allocator, ZarrGroup group, Selection selection, int batchRows) {
+    super(allocator, selection.columns(), selection.metadata(), batchRows, group.options().executor(), "group '" + group.path() + "'");
+  }
+
+  /**
+   * A reader of {@code group} as a table, its memory from {@code allocator}: the columns named in
+   * {@code columns} (null: all; a name that repeats selects every column of that name), in batches
+   * of {@code batchRows} rows (0: the first column's chunk rows). The caller owns the reader and
+   * closes it.
+   */
+  public static TableReader of(ZarrGroup group, BufferAllocator allocator, List<String> columns, int batchRows) {
+    return new TableReader(allocator, group, select(group, columns), batchRows);
+  }
+
+  private record Selection(List<Column> columns, Map<String, String> metadata) {}
+
+  private static Selection select(ZarrGroup group, List<String> names) {
+    Optional<TableLayout> layout;
+    try {
+      layout = TableLayout.fromAttributes(group.attributes());
+    } catch (dev.zarrow.error.ZarrException e) {
+      throw e.withContext("group '" + group.path() + "'");
+    }
+    List<String> columnNames = new ArrayList<>();
+    List<Column> all = new ArrayList<>();
+    Map<String, String> metadata;
+    if (layout.isPresent()) {
+      Schema schema = layout.get().schema();
+      for (int i = 0; i < schema.getFields().size(); i++) {
+        Field field = schema.getFields().get(i);
+        String node = layout.get().nodes().get(i);
+        ZarrArray array;
+        try {
+          array = group.array(node);
+        } catch (NoSuchNodeException e) {
+          throw new MetadataException("group '" + group.path() + "': the table's column '" + field.getName()
+              + "' has no array '" + node + "'", e);
+        }
+        all.add(Column.forField(array, field));
+        columnNames.add(field.getName());
+      }
+      metadata = schema.getCustomMetadata();
+    } else {
+      for (ZarrArray array : implicitColumns(group)) {
+        all.add(Column.of(array, array.name()));
+        columnNames.add(array.name());
+      }
+      metadata = Map.of();
+    }
+    if (names == null) {
+      return new Selection(all, metadata);
+    }
+    List<Column> chosen = new ArrayList<>();
+    for (String name : names) {
+      boolean found = false;
+      for (int i = 0; i < all.size(); i++) {
+        if (columnNames.get(i).equals(name)) {
+          chosen.add(all.get(i));
+          found = true;
+        }
+      }
+      if (!found) {
+        throw new NoSuchNodeException("group '" + group.path() + "' has no column '" + name + "' (columns: " + columnNames + ")");
+      }
+    }
+    return new Selection(chosen, metadata);
+  }
+
+  /** The child arrays of rank >= 1, in column-order (after _index) then name order. */
+  private static List<ZarrArray> implicitColumns(ZarrGroup group) {
+    Map<String, ZarrArray> arrays = new LinkedHashMap<>();
+    for (Map.Entry<String, ZarrNode> child : group.children().entrySet()) {
+      if (child.getValue() instanceof ZarrArray a && a.rank() >= 1) {
+        arrays.put(child.getKey(), a);
+      }
+    }
+    List<ZarrArray> ordered = new ArrayList<>();
+    JsonNode attributes = group.attributes();
+    JsonNode index = attributes.get("_index");
+    if (index != null && index.isTextual() && arrays.containsKey(index.textValue())) {
+      ordered.add(arrays.remove(index.textValue()));
+    }
+    JsonNode order = attributes.get("column-order");
+    if (order != null && order.isArray()) {
+      for (JsonNode name : order) {
+        if (name.isTextual() && arrays.containsKey(name.textValue())) {
+          ordered.add(arrays.remove(name.textValue()));
+        }
+      }
+    }
+    ordered.addAll(arrays.values());
+    return ordered;
+  }
+}

@@ -1,0 +1,155 @@
+package dev.zarrow.dtype;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.zarrow.error.CodecException;
+import dev.zarrow.error.MetadataException;
+import dev.zarrow.spi.Registry;
+import dev.zarrow.metadata.Json;
+import dev.zarrow.metadata.NamedConfig;
+import dev.zarrow.testing.AllocatorExtension;
+import java.nio.charset.StandardCharsets;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.LargeVarBinaryVector;
+import org.apache.arrow.vector.LargeVarCharVector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(AllocatorExtension.class)
+class VarLenTypeTest {
+
+  private static DataType named(String json) {
+    return Registry.defaults().dataType(NamedConfig.parse(Json.parse(json, "test"), "/data_type"));
+  }
+
+  @Test
+  void namesAliasesAndBothForms() {
+    assertSame(VarLenType.STRING, named("\"string\""));
+    assertSame(VarLenType.STRING, named("{\"name\": \"string\"}"));
+    assertSame(VarLenType.STRING, named("{\"name\": \"string\", \"configuration\": {}}"));
+    assertSame(VarLenType.BYTES, named("\"bytes\""));
+    assertSame(VarLenType.BYTES, named("\"binary\""));
+    assertSame(VarLenType.BYTES, named("{\"name\": \"variable_length_bytes\"}"));
+    assertSame(VarLenType.LARGE_STRING, named("\"large_string\""));
+    assertSame(VarLenType.LARGE_BINARY, named("{\"name\": \"large_binary\"}"));
+    assertEquals("bytes", named("\"binary\"").toMetadata().toJson().textValue());
+    assertThrows(MetadataException.class, () -> named("{\"name\": \"string\", \"configuration\": {\"x\": 1}}"));
+  }
+
+  @Test
+  void arrowForms(BufferAllocator allocator) {
+    assertEquals(ArrowType.Utf8.INSTANCE, VarLenType.STRING.field("x").getType());
+    assertFalse(VarLenType.STRING.field("x").isNullable());
+    try (FieldVector s = VarLenType.STRING.vector(allocator, "a");
+        FieldVector b = VarLenType.BYTES.vector(allocator, new byte[] {1});
+        FieldVector ls = VarLenType.LARGE_STRING.vector(allocator, "a");
+        FieldVector lb = VarLenType.LARGE_BINARY.vector(allocator, new byte[] {1})) {
+      assertTrue(s instanceof VarCharVector);
+      assertTrue(b instanceof VarBinaryVector);
+      assertTrue(ls instanceof LargeVarCharVector);
+      assertTrue(lb instanceof LargeVarBinaryVector);
+    }
+  }
+
+  @Test
+  void defaultSerializers() {
+    assertEquals("vlen-utf8", VarLenType.STRING.defaultSerializer().orElseThrow().name());
+    assertEquals("vlen-bytes", VarLenType.BYTES.defaultSerializer().orElseThrow().name());
+    assertTrue(VarLenType.LARGE_STRING.defaultSerializer().isEmpty());
+    assertTrue(VarLenType.LARGE_BINARY.defaultSerializer().isEmpty());
+    for (VarLenType t : VarLenType.ALL) {
+      assertTrue(t.implicitSerializer().isPresent(), t.name());
+    }
+  }
+
+  private static JsonNode json(String text) {
+    return Json.parse(text, "test");
+  }
+
+  @Test
+  void stringFillValues() {
+    FillValue fill = VarLenType.STRING.parseFill(json("\"n/a ✓\""));
+    assertArrayEquals("n/a ✓".getBytes(StandardCharsets.UTF_8), fill.bytes());
+    assertEquals("n/a ✓", VarLenType.STRING.fillToJson(fill).textValue());
+    assertEquals("", VarLenType.STRING.fillToJson(VarLenType.STRING.defaultFill()).textValue());
+    assertThrows(MetadataException.class, () -> VarLenType.STRING.parseFill(json("0")));
+    assertThrows(MetadataException.class, () -> VarLenType.STRING.parseFill(json("null")));
+    assertThrows(MetadataException.class, () -> VarLenType.STRING.parseFill(json("\"\\ud800\"")));
+  }
+
+  @Test
+  void bytesFillValues() {
+    FillValue fromBase64 = VarLenType.BYTES.parseFill(json("\"AAH/\""));
+    assertArrayEquals(new byte[] {0, 1, (byte) 0xff}, fromBase64.bytes());
+    assertEquals(fromBase64, VarLenType.BYTES.parseFill(json("[0, 1, 255]")));
+    assertEquals("AAH/", VarLenType.BYTES.fillToJson(fromBase64).textValue());
+    assertEquals("", VarLenType.LARGE_BINARY.fillToJson(VarLenType.LARGE_BINARY.defaultFill()).textValue());
+    assertThrows(MetadataException.class, () -> VarLenType.BYTES.parseFill(json("\"not base64!\"")));
+    assertThrows(MetadataException.class, () -> VarLenType.BYTES.parseFill(json("[256]")));
+    assertThrows(MetadataException.class, () -> VarLenType.BYTES.parseFill(json("3")));
+  }
+
+  @Test
+  void filledAndIsAllFill(BufferAllocator allocator) {
+    for (VarLenType t : VarLenType.ALL) {
+      FillValue abc = FillValue.of("abc".getBytes(StandardCharsets.UTF_8));
+      try (FieldVector v = t.filled(allocator, 1000, abc)) {
+        assertEquals(1000, v.getValueCount());
+        assertEquals(0, v.getNullCount());
+        assertArrayEquals("abc".getBytes(StandardCharsets.UTF_8), VarLenType.byteArrays(v)[999]);
+        assertTrue(t.isAllFill(v, abc));
+        assertFalse(t.isAllFill(v, t.defaultFill()));
+        assertFalse(t.isAllFill(v, FillValue.of("abd".getBytes(StandardCharsets.UTF_8))));
+      }
+      try (FieldVector v = t.filled(allocator, 7, t.defaultFill())) {
+        assertTrue(t.isAllFill(v, t.defaultFill()));
+      }
+      // Same total length, different split: not all fill.
+      try (FieldVector v = t.vector(allocator, "ab".getBytes(), "cabc".getBytes(), "abc".getBytes())) {
+        assertFalse(t.isAllFill(v, abc));
+      }
+      try (FieldVector v = t.vector(allocator, "abc".getBytes(), "abc".getBytes(), "abd".getBytes())) {
+        assertFalse(t.isAllFill(v, abc));
+      }
+    }
+  }
+
+  @Test
+  void refusesNullsWithAdviceAndHugeStringChunks(BufferAllocator allocator) {
+    try (VarCharVector v = new VarCharVector("x", allocator)) {
+      v.allocateNew();
+      v.setSafe(0, "a".getBytes());
+      v.setNull(1);
+      v.setValueCount(2);
+      CodecException e = assertThrows(CodecException.class, () -> VarLenType.STRING.parts(v));
+      assertTrue(e.getMessage().contains("arrow data type"), e.getMessage());
+      assertFalse(VarLenType.STRING.isAllFill(v, VarLenType.STRING.defaultFill()));
+    }
+    assertThrows(CodecException.class, () -> VarLenType.STRING.vector(allocator, "a", null));
+    // 2^20 elements of 4 KiB: 4 GiB of data is refused before anything is allocated.
+    CodecException e = assertThrows(CodecException.class,
+        () -> VarLenType.STRING.filled(allocator, 1 << 20, FillValue.of(new byte[4096])));
+    assertTrue(e.getMessage().contains("large_string"), e.getMessage());
+  }
+
+  @Test
+  void helpersRoundTrip(BufferAllocator allocator) {
+    String[] values = {"", "a", "é", "日本語", "😀👍🏽", ""};
+    for (VarLenType t : new VarLenType[] {VarLenType.STRING, VarLenType.LARGE_STRING}) {
+      try (FieldVector v = t.vector(allocator, values)) {
+        assertArrayEquals(values, VarLenType.strings(v));
+      }
+    }
+    assertThrows(CodecException.class, () -> VarLenType.BYTES.vector(allocator, "a"));
+  }
+}

@@ -1,0 +1,94 @@
+package dev.zarrow.fuzz;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.code_intelligence.jazzer.junit.DictionaryEntries;
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.zarrow.Zarr;
+import dev.zarrow.ZarrArray;
+import dev.zarrow.error.ZarrException;
+import dev.zarrow.ZarrGroup;
+import dev.zarrow.ZarrNode;
+import dev.zarrow.ZarrOptions;
+import dev.zarrow.NdVector;
+import dev.zarrow.metadata.ArrayMetadata;
+import dev.zarrow.metadata.GroupMetadata;
+import dev.zarrow.metadata.Json;
+import dev.zarrow.store.MemoryStore;
+import java.nio.ByteBuffer;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.compare.VectorEqualsVisitor;
+import org.junit.jupiter.api.AfterAll;
+
+/**
+ * Fuzzes {@code zarr.json}: parsing (JSON limits, array and group metadata) and opening the node it
+ * describes (data type, fill value, chunk grid, key encoding, codec chain bound to the chunk shape).
+ * Whatever opens must write the same metadata back, and an array with small chunks must encode and
+ * decode a chunk of its fill value. Corpus: {@code MetadataFuzzTestInputs/zarrJson/}.
+ */
+class MetadataFuzzTest {
+  private static final BufferAllocator ALLOCATOR = new RootAllocator(Long.MAX_VALUE);
+  /** Larger chunks are opened but not coded: the fuzzer would spend its time on memset. */
+  private static final int MAX_CODED_ELEMENTS = 1 << 12;
+
+  @FuzzTest
+  @DictionaryEntries({
+    "\"zarr_format\"", "\"node_type\"", "\"array\"", "\"group\"", "\"shape\"", "\"data_type\"",
+    "\"chunk_grid\"", "\"regular\"", "\"chunk_shape\"", "\"chunk_key_encoding\"", "\"default\"", "\"v2\"",
+    "\"separator\"", "\"fill_value\"", "\"codecs\"", "\"name\"", "\"configuration\"", "\"bytes\"",
+    "\"endian\"", "\"big\"", "\"transpose\"", "\"order\"", "\"gzip\"", "\"zstd\"", "\"level\"",
+    "\"checksum\"", "\"crc32c\"", "\"attributes\"", "\"dimension_names\"", "\"storage_transformers\"",
+    "\"must_understand\"", "\"NaN\"", "\"Infinity\"", "\"0x7fc00000\"", "\"float16\"", "\"complex128\"", "\"r24\""
+  })
+  void zarrJson(byte[] input) {
+    MemoryStore store = new MemoryStore();
+    store.set("zarr.json", ByteBuffer.wrap(input));
+    try {
+      ZarrNode node = Zarr.open(store, "/", ZarrOptions.defaults());
+      if (node instanceof ZarrArray array) {
+        checkArray(array);
+      } else {
+        GroupMetadata metadata = ((ZarrGroup) node).metadata();
+        assertEquals(metadata, GroupMetadata.parse(Json.parse(Json.pretty(metadata.toJson()), "again"), "again"));
+      }
+    } catch (ZarrException refused) {
+      // the only acceptable failure
+    }
+    assertEquals(0, ALLOCATOR.getAllocatedMemory(), "Arrow memory leaked");
+  }
+
+  private static void checkArray(ZarrArray array) {
+    ArrayMetadata metadata = array.metadata();
+    ArrayMetadata again = ArrayMetadata.parse(Json.parse(Json.pretty(metadata.toJson()), "again"), "again");
+    assertEquals(metadata.toJson(), again.toJson(), "metadata changes when written and read back");
+    if (array.pipeline().spec().size() > MAX_CODED_ELEMENTS) {
+      return;
+    }
+    var spec = array.pipeline().spec();
+    try (FieldVector fill = spec.dataType().filled(ALLOCATOR, spec.size(), spec.fillValue());
+        FieldVector decoded = array.pipeline().decode(ChunkTarget.copy(array.pipeline().encode(fill)), ALLOCATOR)) {
+      assertTrue(VectorEqualsVisitor.vectorEquals(fill, decoded), "a chunk of the fill value does not survive its codecs");
+      assertTrue(spec.dataType().isAllFill(decoded, spec.fillValue()), "the fill value is not its own fill");
+    }
+    if (array.rank() > 0 && array.shape()[0] > 0 || array.rank() == 0) {
+      long[] origin = new long[array.rank()];
+      boolean empty = false;
+      for (long s : array.shape()) {
+        empty |= s == 0;
+      }
+      if (!empty) {
+        try (NdVector chunk = array.readChunk(origin, ALLOCATOR)) {
+          assertTrue(spec.dataType().isAllFill(chunk.vector(), spec.fillValue()), "a missing chunk reads as other than the fill value");
+        }
+      }
+    }
+  }
+
+  @AfterAll
+  static void allocatorEmpty() {
+    ALLOCATOR.close();
+  }
+}

@@ -1,0 +1,178 @@
+package dev.zarrow.fuzz;
+
+import dev.zarrow.testing.ProjectPaths;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.luben.zstd.ZstdCompressCtx;
+import dev.zarrow.ArraySpec;
+import dev.zarrow.Zarr;
+import dev.zarrow.dtype.FixedType;
+import dev.zarrow.grid.ChunkKeyEncoding;
+import dev.zarrow.metadata.Json;
+import dev.zarrow.metadata.NamedConfig;
+import dev.zarrow.store.MemoryStore;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * Writes the seed corpora of the fuzz targets into {@code src/test/resources}, deterministically, as
+ * Jazzer's regression mode expects them ({@code <package>/<Class>Inputs/<method>/<file>}): stored
+ * chunks encoded by each target's own pipeline, {@code zarr.json} documents of arrays and groups, and
+ * the fields and schemas of the Arrow JSON fixtures. Files named {@code seed-*} are rewritten; crash
+ * inputs that Jazzer adds next to them are kept.
+ *
+ * <p>Run from the project root after adding a target: {@code .ci/fuzz seeds}.
+ */
+public final class SeedCorpus {
+  private static final Path RESOURCES = Path.of("src/test/resources/dev/zarrow/fuzz");
+
+  /** The fixtures' batches hold NaN as a bare token; only their schemas are wanted here. */
+  private static final ObjectMapper FIXTURES =
+      JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+
+  private SeedCorpus() {}
+
+  public static void main(String[] args) throws IOException {
+    Random random = new Random(20261122);
+    for (ChunkTarget target : ChunkDecoderFuzzTest.TARGETS) {
+      write("ChunkDecoderFuzzTest", target.name(), target.seeds(random));
+    }
+    write("ChunkDecoderFuzzTest", "zstdUnknownSize", zstdFrames(random));
+    write("ChunkDecoderFuzzTest", "gzipUnknownSize", gzipStreams(random));
+    write("MetadataFuzzTest", "zarrJson", metadata());
+    List<byte[]> fields = new ArrayList<>();
+    List<byte[]> schemas = new ArrayList<>();
+    arrowFixtures(fields, schemas);
+    write("FieldJsonFuzzTest", "field", fields);
+    write("FieldJsonFuzzTest", "schema", schemas);
+  }
+
+  /** Replaces the {@code seed-*} files of one target's corpus. */
+  static void write(String testClass, String method, List<byte[]> seeds) throws IOException {
+    Path dir = RESOURCES.resolve(testClass + "Inputs").resolve(method);
+    Files.createDirectories(dir);
+    try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, "seed-*")) {
+      for (Path p : old) {
+        Files.delete(p);
+      }
+    }
+    for (int i = 0; i < seeds.size(); i++) {
+      Files.write(dir.resolve(String.format("seed-%02d", i)), seeds.get(i));
+    }
+    System.out.println(dir + ": " + seeds.size() + " seeds");
+  }
+
+  private static List<byte[]> zstdFrames(Random random) {
+    List<byte[]> out = new ArrayList<>();
+    for (int size : new int[] {0, 100, 5000, 70000}) {
+      byte[] data = new byte[size];
+      for (int i = 0; i < size; i++) {
+        data[i] = (byte) (random.nextInt(4) == 0 ? random.nextInt() : i % 13);
+      }
+      for (boolean declared : new boolean[] {true, false}) {
+        try (ZstdCompressCtx ctx = new ZstdCompressCtx()) {
+          ctx.setLevel(3).setChecksum(size % 2 == 0).setContentSize(declared);
+          out.add(ctx.compress(data));
+        }
+      }
+    }
+    // two frames in a row
+    byte[] a = out.get(2);
+    byte[] b = out.get(3);
+    byte[] both = new byte[a.length + b.length];
+    System.arraycopy(a, 0, both, 0, a.length);
+    System.arraycopy(b, 0, both, a.length, b.length);
+    out.add(both);
+    return out;
+  }
+
+  private static List<byte[]> gzipStreams(Random random) throws IOException {
+    List<byte[]> out = new ArrayList<>();
+    for (int size : new int[] {0, 100, 5000, 70000}) {
+      byte[] data = new byte[size];
+      for (int i = 0; i < size; i++) {
+        data[i] = (byte) (random.nextInt(4) == 0 ? random.nextInt() : i % 13);
+      }
+      out.add(gzip(data));
+    }
+    byte[] a = out.get(1);
+    byte[] b = out.get(2);
+    byte[] members = new byte[a.length + b.length];
+    System.arraycopy(a, 0, members, 0, a.length);
+    System.arraycopy(b, 0, members, a.length, b.length);
+    out.add(members);
+    return out;
+  }
+
+  static byte[] gzip(byte[] data) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (GZIPOutputStream gz = new GZIPOutputStream(bytes)) {
+      gz.write(data);
+    }
+    return bytes.toByteArray();
+  }
+
+  private static List<byte[]> metadata() {
+    JsonNodeFactory f = JsonNodeFactory.instance;
+    NamedConfig bigBytes = NamedConfig.of("bytes", f.objectNode().put("endian", "big"));
+    NamedConfig transpose = NamedConfig.of("transpose", f.objectNode().set("order", f.arrayNode().add(1).add(0)));
+    ObjectNode attrs = f.objectNode().put("title", "seed");
+    attrs.set("nested", f.objectNode().set("list", f.arrayNode().add(1).add("two").addNull()));
+    List<ArraySpec> specs = List.of(
+        ArraySpec.of(FixedType.INT32, 100, 100).chunks(10, 10),
+        ArraySpec.of(FixedType.FLOAT64, 7).chunks(3).fillValue(f.textNode("NaN")).compressors(List.of(ArraySpec.gzip(5))),
+        ArraySpec.of(FixedType.UINT16, 4, 5).chunks(2, 2).codecs(List.of(transpose, bigBytes, ArraySpec.crc32c()))
+            .dimensionNames(java.util.Arrays.asList("y", null)).attributes(attrs),
+        ArraySpec.of(FixedType.BOOL, 9).chunks(4).fillValue(f.booleanNode(true)).compressors(List.of()),
+        ArraySpec.of(FixedType.COMPLEX64, 3).chunks(2).fillValue(f.arrayNode().add("NaN").add(1.5))
+            .keyEncoding(ChunkKeyEncoding.parse(NamedConfig.of("v2", f.objectNode().put("separator", ".")))),
+        ArraySpec.of(FixedType.FLOAT16, 6).chunks(6).fillValue(f.textNode("0x7c00")),
+        ArraySpec.of(FixedType.raw(24), 5).chunks(5).fillValue(f.arrayNode().add(1).add(2).add(3)),
+        ArraySpec.of(FixedType.INT64).compressors(List.of(ArraySpec.zstd(3), ArraySpec.crc32c())));
+    List<byte[]> out = new ArrayList<>();
+    for (ArraySpec spec : specs) {
+      MemoryStore store = new MemoryStore();
+      Zarr.createArray(store, "/", spec);
+      out.add(ChunkTarget.bytes(store.get("zarr.json").orElseThrow()));
+    }
+    MemoryStore store = new MemoryStore();
+    Zarr.createGroup(store, "/");
+    out.add(ChunkTarget.bytes(store.get("zarr.json").orElseThrow()));
+    ObjectNode group = f.objectNode().put("zarr_format", 3).put("node_type", "group");
+    group.set("attributes", attrs);
+    group.set("an_extension", f.objectNode().put("must_understand", false));
+    out.add(Json.pretty(group));
+    return out;
+  }
+
+  private static void arrowFixtures(List<byte[]> fields, List<byte[]> schemas) throws IOException {
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(ProjectPaths.fixtures(), "*.json")) {
+      List<Path> sorted = new ArrayList<>();
+      files.forEach(sorted::add);
+      sorted.sort(null);
+      for (Path file : sorted) {
+        JsonNode schema = FIXTURES.readTree(Files.readAllBytes(file)).get("schema");
+        if (schema == null) {
+          continue;
+        }
+        schemas.add(Json.compact(schema).getBytes(StandardCharsets.UTF_8));
+        for (JsonNode field : schema.get("fields")) {
+          fields.add(Json.compact(field).getBytes(StandardCharsets.UTF_8));
+        }
+      }
+    }
+  }
+
+}

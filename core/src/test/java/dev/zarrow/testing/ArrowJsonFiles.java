@@ -1,0 +1,147 @@
+package dev.zarrow.testing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.util.DictionaryUtility;
+import org.junit.jupiter.api.Assumptions;
+
+/** Where the Arrow JSON-integration files used by the tests live, and how to read them. */
+public final class ArrowJsonFiles {
+  /** Lenient like Arrow's own readers: integration files may hold NaN and infinities. */
+  public static final JsonMapper MAPPER =
+      JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+
+  private ArrowJsonFiles() {}
+
+  /**
+   * The Arrow project's gold files, kept outside the project: {@code ../shared/arrow-golden}
+   * beside the checkout, else {@code /work/shared/arrow-golden}. Missing, they fail the run on CI
+   * ({@code CI=true}) and skip the test loudly elsewhere.
+   */
+  public static Path goldenDir() {
+    for (Path candidate :
+        List.of(ProjectPaths.root().resolveSibling("shared").resolve("arrow-golden"), Path.of("/work/shared/arrow-golden"))) {
+      if (Files.isDirectory(candidate)) {
+        return candidate.toAbsolutePath().normalize();
+      }
+    }
+    String message =
+        "Arrow golden files not found at ../shared/arrow-golden or /work/shared/arrow-golden;"
+            + " the golden-file tests did NOT run";
+    if ("true".equals(System.getenv("CI"))) {
+      fail(message);
+    }
+    System.err.println("WARNING: " + message);
+    Assumptions.abort(message);
+    return null;
+  }
+
+  /** The gold files {@code generated_*.json.gz}, sorted by name. */
+  public static List<Path> goldenFiles() {
+    try (Stream<Path> files = Files.list(goldenDir())) {
+      return files
+          .filter(p -> p.getFileName().toString().matches("generated_.*\\.json\\.gz"))
+          .sorted()
+          .collect(Collectors.toList());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The case name of a gold file: {@code generated_map.json.gz} gives {@code map}. */
+  public static String caseName(Path golden) {
+    return golden.getFileName().toString().replaceAll("^generated_|\\.json\\.gz$", "");
+  }
+
+  /** The project's own fixtures, {@code arrow-json-fixtures/*.json}, sorted by name. */
+  public static List<Path> fixtureFiles() {
+    try (Stream<Path> files = Files.list(ProjectPaths.fixtures())) {
+      return files
+          .filter(p -> p.getFileName().toString().endsWith(".json"))
+          .sorted()
+          .collect(Collectors.toList());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Reads a JSON file, gunzipping it when its name ends in {@code .gz}. */
+  public static JsonNode read(Path file) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      return MAPPER.readTree(
+          file.toString().endsWith(".gz") ? new GZIPInputStream(in) : in);
+    }
+  }
+
+  /**
+   * Copies a file to {@code dir}, gunzipped when its name ends in {@code .gz}: Arrow Java's
+   * JsonFileReader reads only plain files.
+   */
+  public static Path plain(Path file, Path dir) throws IOException {
+    Path target = dir.resolve(file.getFileName().toString().replaceAll("\\.gz$", ""));
+    try (InputStream in = Files.newInputStream(file)) {
+      Files.copy(file.toString().endsWith(".gz") ? new GZIPInputStream(in) : in, target);
+    }
+    return target;
+  }
+
+  /** Compact JSON text, the form in which round trips are compared. */
+  public static String text(JsonNode node) {
+    try {
+      return MAPPER.writeValueAsString(node);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A test body that uses an allocator. */
+  public interface AllocatorBody {
+    void run(BufferAllocator allocator) throws Exception;
+  }
+
+  /**
+   * Runs {@code body} with a fresh allocator and fails if it leaves any memory allocated: a check
+   * per dynamic test, where {@code AllocatorExtension} checks once per test factory.
+   */
+  public static void withAllocator(AllocatorBody body) throws Exception {
+    try (RootAllocator allocator = new RootAllocator()) {
+      body.run(allocator);
+      assertEquals(0, allocator.getAllocatedMemory(), "memory left allocated");
+    }
+  }
+
+  /** Arrow Java's JsonFileReader hands out fields in memory form (dictionary index types). */
+  public static List<Field> memoryFormat(List<Field> fields, BufferAllocator allocator) {
+    Map<Long, Dictionary> dictionaries = new HashMap<>();
+    try {
+      List<Field> converted = new ArrayList<>();
+      for (Field field : fields) {
+        converted.add(DictionaryUtility.toMemoryFormat(field, allocator, dictionaries));
+      }
+      return converted;
+    } finally {
+      dictionaries.values().forEach(d -> d.getVector().close());
+    }
+  }
+}
