@@ -2,6 +2,7 @@ package dev.zarrow;
 
 import dev.zarrow.error.MetadataException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.dtype.DataType;
@@ -107,6 +108,39 @@ public final class ArraySpec {
 
   public static NamedConfig crc32c() {
     return NamedConfig.of("crc32c", null);
+  }
+
+  /** {@code {"name": "bytes", "configuration": {"endian": endian}}}, {@code endian} {@code little} or {@code big}. */
+  public static NamedConfig bytes(String endian) {
+    return NamedConfig.of("bytes", JsonNodeFactory.instance.objectNode().put("endian", endian));
+  }
+
+  /** The recommended shard index codecs: little-endian {@code bytes}, then {@code crc32c}. */
+  public static List<NamedConfig> defaultIndexCodecs() {
+    return List.of(bytes("little"), crc32c());
+  }
+
+  /**
+   * The {@code sharding_indexed} codec (ZEP2) with inner chunks of {@code innerChunkShape}, each encoded
+   * by {@code codecs}, and the recommended index ({@link #defaultIndexCodecs()}) at the end of the shard.
+   * The array's chunk shape is then the shard shape, a multiple of the inner chunk shape.
+   */
+  public static NamedConfig shardingIndexed(int[] innerChunkShape, List<NamedConfig> codecs) {
+    return shardingIndexed(innerChunkShape, codecs, defaultIndexCodecs(), "end");
+  }
+
+  /** The {@code sharding_indexed} codec with its index encoded by {@code indexCodecs} at {@code indexLocation} ({@code start} or {@code end}). */
+  public static NamedConfig shardingIndexed(
+      int[] innerChunkShape, List<NamedConfig> codecs, List<NamedConfig> indexCodecs, String indexLocation) {
+    ObjectNode config = JsonNodeFactory.instance.objectNode();
+    ArrayNode shape = config.putArray("chunk_shape");
+    Arrays.stream(innerChunkShape).forEach(shape::add);
+    ArrayNode inner = config.putArray("codecs");
+    codecs.forEach(codec -> inner.add(codec.toJson()));
+    ArrayNode index = config.putArray("index_codecs");
+    indexCodecs.forEach(codec -> index.add(codec.toJson()));
+    config.put("index_location", indexLocation);
+    return NamedConfig.of("sharding_indexed", config);
   }
 
   /** The metadata document of the array. */

@@ -23,7 +23,6 @@ import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.store.ByteSource;
 import dev.zarrow.store.Store;
 import dev.zarrow.store.WritableStore;
-import dev.zarrow.table.ArrayReader;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -76,7 +75,7 @@ public final class ZarrArray implements ZarrNode {
           CodecPipeline.of(
               context.codecs(metadata.codecs()),
               new ChunkSpec(grid.chunkShape(), dataType, fillValue),
-              options.codecs());
+              context);
     } catch (ZarrException e) {
       throw e.withContext(where);
     }
@@ -300,26 +299,6 @@ public final class ZarrArray implements ZarrNode {
     } catch (ZarrException e) {
       throw e.withContext(context(coords));
     }
-  }
-
-  /**
-   * This array as an Arrow stream, a batch per chunk along dimension 0 (see {@link
-   * ArrayReader}: rank >= 2 arrays as {@code arrow.fixed_shape_tensor} rows, edge
-   * chunks clipped, dictionary-encoded fields encoded). <b>The reader reuses one root for every
-   * batch</b>, and its memory comes from {@code allocator}: the caller owns the reader and must close
-   * it, which releases the root and everything decoded.
-   */
-  public ArrayReader reader(BufferAllocator allocator) {
-    return reader(allocator, 0);
-  }
-
-  /**
-   * This array as an Arrow stream of {@code batchRows} rows per batch (0: a batch per chunk), as
-   * {@link #reader(BufferAllocator)}. <b>One root, reused for every batch</b>; the caller owns and
-   * closes the reader.
-   */
-  public ArrayReader reader(BufferAllocator allocator, int batchRows) {
-    return ArrayReader.of(this, allocator, batchRows);
   }
 
   // ---- writing ----

@@ -6,17 +6,11 @@ import dev.zarrow.metadata.GroupMetadata;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.store.Store;
 import dev.zarrow.store.WritableStore;
-import dev.zarrow.table.TableOptions;
-import dev.zarrow.table.TableReader;
-import dev.zarrow.table.TableWriter;
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowReader;
 
 /** A Zarr v3 group: attributes and children, over a store it does not own. Immutable. */
 public final class ZarrGroup implements ZarrNode {
@@ -99,48 +93,11 @@ public final class ZarrGroup implements ZarrNode {
     return Zarr.createGroup(writable(), ZarrNode.join(path, relativePath), options);
   }
 
-  /**
-   * This group as a table (see {@link TableReader}): every column, in batches of the
-   * first column's chunk rows. <b>The reader reuses one root for every batch</b>, and its memory comes
-   * from {@code allocator}: the caller owns the reader and must close it.
-   */
-  public TableReader tableReader(BufferAllocator allocator) {
-    return tableReader(allocator, null, 0);
-  }
-
-  /**
-   * This group as a table: the {@code columns} named (null: all) in batches of {@code batchRows} rows
-   * (0: the first column's chunk rows). <b>One root, reused for every batch</b>; the caller owns and
-   * closes the reader.
-   */
-  public TableReader tableReader(
-      BufferAllocator allocator, List<String> columns, int batchRows) {
-    return TableReader.of(this, allocator, columns, batchRows);
-  }
-
   /** Replaces the attributes, writing the metadata; returns the updated group. */
   public ZarrGroup withAttributes(ObjectNode attributes) {
     ZarrGroup updated = new ZarrGroup(store, path, metadata.withAttributes(attributes), options);
     updated.writeMetadata();
     return updated;
-  }
-
-  /**
-   * Writes {@code source} (borrowed: read to its end, not closed) as a table of this group: one 1-D
-   * array per column (created, replacing), then the {@code zarrow_table} attribute (other attributes
-   * kept). See {@link TableWriter}. Returns the updated group.
-   */
-  public ZarrGroup writeTable(ArrowReader source, TableOptions options) {
-    return TableWriter.write(this, source, options);
-  }
-
-  /**
-   * Writes {@code table} (borrowed) as a table of this group, like {@link #writeTable(
-   * ArrowReader, TableOptions)}. Dictionary-encoded
-   * columns need their dictionaries: pass an ArrowReader for those. Returns the updated group.
-   */
-  public ZarrGroup writeTable(VectorSchemaRoot table, TableOptions options) {
-    return TableWriter.write(this, table, options);
   }
 
   void writeMetadata() {

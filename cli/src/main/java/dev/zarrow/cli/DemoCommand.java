@@ -1,5 +1,6 @@
 package dev.zarrow.cli;
 
+import dev.zarrow.table.TableWriter;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -52,7 +53,7 @@ import picocli.CommandLine.Parameters;
  * {@code zarrow demo DIR}: writes a small real dataset into the store DIR, reads every array back,
  * compares it with what was written, checks the store, and says what it did. Numbers always (1-d int64
  * and 2-d float32 with zstd and crc32c, the 2-d one transposed, with partial edge chunks); strings, an
- * Arrow struct column, a group table (writeTable, then tableReader) and a sharded array when the
+ * Arrow struct column, a group table (TableWriter.write, then TableReader) and a sharded array when the
  * data types and codecs they need are in the registry
  * (skipped with a note otherwise, never an error).
  */
@@ -239,10 +240,10 @@ final class DemoCommand extends ZarrowCommand {
       }
       table.setRowCount(rows);
       TableOptions tableOptions = TableOptions.defaults().withChunkRows(64).withShardRows(128);
-      ZarrGroup group = Zarr.createGroup(store, "readings", options).writeTable(table, tableOptions);
+      ZarrGroup group = TableWriter.write(Zarr.createGroup(store, "readings", options), table, tableOptions);
       int batches = 0;
       int offset = 0;
-      try (TableReader reader = Zarr.openGroup(store, "readings", options).tableReader(allocator)) {
+      try (TableReader reader = TableReader.of(Zarr.openGroup(store, "readings", options), allocator)) {
         VectorSchemaRoot batch = reader.getVectorSchemaRoot();
         if (!batch.getSchema().equals(schema)) {
           throw new IllegalStateException("readings: the table reads back with schema " + batch.getSchema() + ", not " + schema);
@@ -272,7 +273,7 @@ final class DemoCommand extends ZarrowCommand {
         ZarrArray column = group.array(name);
         columns.append(columns.length() == 0 ? "" : ", ").append(name).append(": ").append(column.dataType().name());
       }
-      out().println("  readings: a table of " + rows + " rows written with writeTable (" + columns
+      out().println("  readings: a table of " + rows + " rows written with TableWriter (" + columns
           + "; shards of 128 rows), read back equal in " + batches + " batches");
     }
   }

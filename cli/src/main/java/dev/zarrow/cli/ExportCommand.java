@@ -1,5 +1,7 @@
 package dev.zarrow.cli;
 
+import dev.zarrow.table.ArrayReader;
+import dev.zarrow.table.TableReader;
 import dev.zarrow.error.StoreException;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
@@ -70,8 +72,8 @@ final class ExportCommand extends ZarrowCommand {
       }
       String what = (node instanceof ZarrGroup ? "table '" : "array '") + nodePath + "'";
       try (ArrowReader reader = node instanceof ZarrGroup g
-          ? g.tableReader(allocator, columns, batchRows)
-          : ((ZarrArray) node).reader(allocator, batchRows)) {
+          ? TableReader.of(g, allocator, columns, batchRows)
+          : ArrayReader.of((ZarrArray) node, allocator, batchRows)) {
         if (target == null) {
           out().flush();
           // The writer closes its channel: stdout must stay open for whoever runs us in-process.

@@ -1,8 +1,6 @@
 package dev.zarrow.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.ArraySpec;
 import dev.zarrow.error.MetadataException;
@@ -16,8 +14,7 @@ import java.util.List;
 /**
  * How an array's elements are cut and encoded, seen the way {@code copy}'s options speak of it: the
  * (inner) chunk shape, the shard shape when the codecs are one {@code sharding_indexed} (else null),
- * and the codecs of each chunk. Sharding metadata is built here from the sharding spec (ZEP2), so it
- * does not need the sharding codec to be registered.
+ * and the codecs of each chunk. Sharding metadata comes from {@link ArraySpec#shardingIndexed}.
  *
  * @param chunks the chunk shape (the inner chunk shape when sharded)
  * @param shards the shard shape, or null when not sharded
@@ -52,11 +49,6 @@ record Layout(int[] chunks, int[] shards, List<NamedConfig> codecs, List<NamedCo
     return new Layout(grid, null, codecs, null, null);
   }
 
-  /** The default index of new shards: little-endian offsets and sizes with a crc32c. */
-  static List<NamedConfig> defaultIndexCodecs() {
-    return List.of(NamedConfig.of("bytes", JsonNodeFactory.instance.objectNode().put("endian", "little")), ArraySpec.crc32c());
-  }
-
   static List<NamedConfig> codecList(JsonNode node, String pointer) {
     if (!node.isArray()) {
       throw new MetadataException(pointer + ": expected an array of codecs");
@@ -82,7 +74,7 @@ record Layout(int[] chunks, int[] shards, List<NamedConfig> codecs, List<NamedCo
       return new Layout(chunks, null, codecs, null, null);
     }
     return new Layout(chunks, shape, codecs,
-        indexCodecs != null ? indexCodecs : defaultIndexCodecs(), indexLocation != null ? indexLocation : "end");
+        indexCodecs != null ? indexCodecs : ArraySpec.defaultIndexCodecs(), indexLocation != null ? indexLocation : "end");
   }
 
   /** The unit a writer should write whole: the shard when sharded, else the chunk. */
@@ -113,14 +105,7 @@ record Layout(int[] chunks, int[] shards, List<NamedConfig> codecs, List<NamedCo
     if (shards == null) {
       return metadata.withChunkGrid(ChunkGrid.regular(chunks).toMetadata()).withCodecs(codecs);
     }
-    ObjectNode config = JsonNodeFactory.instance.objectNode();
-    ArrayNode inner = config.putArray("chunk_shape");
-    Arrays.stream(chunks).forEach(inner::add);
-    ArrayNode list = config.putArray("codecs");
-    codecs.forEach(c -> list.add(c.toJson()));
-    ArrayNode index = config.putArray("index_codecs");
-    indexCodecs.forEach(c -> index.add(c.toJson()));
-    config.put("index_location", indexLocation);
-    return metadata.withChunkGrid(ChunkGrid.regular(shards).toMetadata()).withCodecs(List.of(NamedConfig.of(SHARDING, config)));
+    return metadata.withChunkGrid(ChunkGrid.regular(shards).toMetadata())
+        .withCodecs(List.of(ArraySpec.shardingIndexed(chunks, codecs, indexCodecs, indexLocation)));
   }
 }

@@ -23,7 +23,7 @@ class DemoCommandTest {
     assertEquals(registry.dataTypeNames().contains("string"), r.out().contains("strings/words: string"), r.out());
     assertEquals(registry.dataTypeNames().contains("arrow"), r.out().contains("table/people: arrow"), r.out());
     assertEquals(registry.codecNames().contains("sharding_indexed"), r.out().contains("numbers/sharded: int32"), r.out());
-    assertTrue(r.out().contains("readings: a table of 300 rows written with writeTable (station: string, tags: arrow,"
+    assertTrue(r.out().contains("readings: a table of 300 rows written with TableWriter (station: string, tags: arrow,"
         + " temperature__C: arrow, time: int64; shards of 128 rows), read back equal"), r.out());
     assertTrue(r.out().contains("no problems"), r.out());
     // The table exports with its original column names.

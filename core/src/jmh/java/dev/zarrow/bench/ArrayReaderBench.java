@@ -7,7 +7,6 @@ import dev.zarrow.NdVector;
 import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.table.ArrayReader;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
@@ -87,7 +86,7 @@ public class ArrayReaderBench {
 
   static double stream(ZarrArray array, BufferAllocator allocator) throws Exception {
     double s = 0;
-    try (ArrayReader reader = array.reader(allocator)) {
+    try (ArrayReader reader = ArrayReader.of(array, allocator)) {
       Float4Vector v = (Float4Vector) reader.getVectorSchemaRoot().getVector(0);
       while (reader.loadNextBatch()) {
         s += sum(v);

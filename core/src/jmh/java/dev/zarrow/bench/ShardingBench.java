@@ -4,8 +4,6 @@ import dev.zarrow.ArraySpec;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.NdVector;
-import dev.zarrow.codec.sharding.IndexLocation;
-import dev.zarrow.codec.sharding.ShardingCodec;
 import dev.zarrow.dtype.FixedType;
 import dev.zarrow.grid.Box;
 import dev.zarrow.metadata.NamedConfig;
@@ -68,11 +66,11 @@ public class ShardingBench {
     Path dir = Path.of(System.getProperty("zarrow.bench.dir", "target/sharding-bench"));
     store = FileSystemStore.open(dir);
     allocator = new RootAllocator();
-    NamedConfig bytes = ShardingCodec.defaultIndexCodecs().get(0);
+    NamedConfig bytes = ArraySpec.defaultIndexCodecs().get(0);
     List<NamedConfig> zstd = List.of(bytes, ArraySpec.zstd(0));
     if (!Files.exists(dir.resolve("complete"))) {
       write(Zarr.createArray(store, "sharded", ArraySpec.of(FixedType.FLOAT32, SIZE).chunks(SHARD).codecs(List.of(
-          ShardingCodec.metadata(new int[] {INNER}, zstd, ShardingCodec.defaultIndexCodecs(), IndexLocation.END)))));
+          ArraySpec.shardingIndexed(new int[] {INNER}, zstd)))));
       write(Zarr.createArray(store, "chunks64k", ArraySpec.of(FixedType.FLOAT32, SIZE).chunks(INNER).codecs(zstd)));
       write(Zarr.createArray(store, "chunks4m", ArraySpec.of(FixedType.FLOAT32, SIZE).chunks(SHARD).codecs(zstd)));
       Files.writeString(dir.resolve("complete"), "");

@@ -1,5 +1,7 @@
 package dev.zarrow.bench;
 
+import dev.zarrow.table.TableWriter;
+import dev.zarrow.table.TableReader;
 import dev.zarrow.ArraySpec;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrGroup;
@@ -174,7 +176,7 @@ public class TableBench {
 
   @Benchmark
   public void zarrowRead(Data data, Zarrow zarrow, BenchSupport.Throughput mb, Blackhole bh) throws IOException {
-    try (ArrowReader reader = zarrow.group.tableReader(data.allocator)) {
+    try (ArrowReader reader = TableReader.of(zarrow.group, data.allocator)) {
       bh.consume(consume(reader));
     }
     mb.add(data.bytes);
@@ -196,7 +198,7 @@ public class TableBench {
 
   static void zarrowWrite(Data data, ZarrGroup group) throws IOException {
     try (ArrowReader source = data.source()) {
-      group.writeTable(source, OPTIONS);
+      TableWriter.write(group, source, OPTIONS);
     }
   }
 
@@ -214,7 +216,7 @@ public class TableBench {
 
   /** Reads the zarrow table back and compares each batch with the source (schema and values). */
   static void verify(Data data, ZarrGroup group) throws IOException {
-    try (ArrowReader reader = group.tableReader(data.allocator)) {
+    try (ArrowReader reader = TableReader.of(group, data.allocator)) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
       if (!root.getSchema().equals(data.schema)) {
         throw new AssertionError("schema read back: " + root.getSchema() + ", written " + data.schema);

@@ -138,7 +138,7 @@ public class VlenBench {
     List<NamedConfig> configs = new ArrayList<>();
     list.forEach(node -> configs.add(NamedConfig.parse(node, "/codecs")));
     var codecs = Registry.defaults().context(options).codecs(configs);
-    return CodecPipeline.of(codecs, new ChunkSpec(new int[] {CHUNK}, VarLenType.STRING, VarLenType.STRING.defaultFill()), options);
+    return CodecPipeline.of(codecs, new ChunkSpec(new int[] {CHUNK}, VarLenType.STRING, VarLenType.STRING.defaultFill()), Registry.defaults().context(options));
   }
 
   private static ByteBuffer copy(ByteBuffer bytes) {

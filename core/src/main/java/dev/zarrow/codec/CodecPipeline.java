@@ -4,6 +4,7 @@ import dev.zarrow.error.CodecException;
 import dev.zarrow.error.CorruptChunkException;
 import dev.zarrow.vector.Regions;
 import dev.zarrow.grid.Box;
+import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.store.ByteSource;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -30,9 +31,10 @@ public final class CodecPipeline {
   private final ChunkSpec spec;
   private final CodecOptions options;
 
-  private CodecPipeline(List<Codec> codecs, ChunkSpec spec, Optional<ArrayToBytesCodec> implicit, CodecOptions options) {
+  private CodecPipeline(List<Codec> codecs, ChunkSpec spec, CodecContext context) {
     this.spec = spec;
-    this.options = options;
+    this.options = context.options();
+    Optional<NamedConfig> implicit = spec.dataType().implicitSerializer();
     List<ArrayToArrayCodec> a2a = new ArrayList<>();
     List<ChunkSpec> specs = new ArrayList<>();
     ArrayToBytesCodec a2b = null;
@@ -57,15 +59,15 @@ public final class CodecPipeline {
           if (implicit.isEmpty()) {
             throw new CodecException("codec " + c.name() + " (bytes->bytes) comes before any array->bytes codec");
           }
-          a2b = implicit.get();
+          a2b = implicitSerializer(implicit.get(), context);
         }
         b2b.add(c);
       }
     }
     if (a2b == null) {
-      a2b = implicit.orElseThrow(() -> new CodecException(
+      a2b = implicitSerializer(implicit.orElseThrow(() -> new CodecException(
           "the codecs name no array->bytes codec (such as bytes), and data type "
-              + spec.dataType().name() + " implies none"));
+              + spec.dataType().name() + " implies none")), context);
     }
     a2b.validate(current);
     this.arrayCodecs = List.copyOf(a2a);
@@ -84,17 +86,19 @@ public final class CodecPipeline {
   }
 
   /**
-   * Binds {@code codecs} to {@code spec}. {@code implicit} is the serializer the data type implies when
-   * the chain has no array->bytes codec (ZEP7). A chain in the wrong order, or one that cannot handle
-   * the spec, is a {@link CodecException}.
+   * Binds {@code codecs} to {@code spec}, decoding with {@code context}'s options. When the chain has no
+   * array->bytes codec, the serializer the data type implies (ZEP7) comes from {@code context}'s
+   * registry. A chain in the wrong order, or one that cannot handle the spec, is a {@link CodecException}.
    */
-  public static CodecPipeline of(List<Codec> codecs, ChunkSpec spec, Optional<ArrayToBytesCodec> implicit, CodecOptions options) {
-    return new CodecPipeline(codecs, spec, implicit, options);
+  public static CodecPipeline of(List<Codec> codecs, ChunkSpec spec, CodecContext context) {
+    return new CodecPipeline(codecs, spec, context);
   }
 
-  /** Binds {@code codecs} to {@code spec}, with the data type's implicit serializer. */
-  public static CodecPipeline of(List<Codec> codecs, ChunkSpec spec, CodecOptions options) {
-    return new CodecPipeline(codecs, spec, spec.dataType().implicitSerializer(options), options);
+  private static ArrayToBytesCodec implicitSerializer(NamedConfig metadata, CodecContext context) {
+    if (context.codec(metadata) instanceof ArrayToBytesCodec serializer) {
+      return serializer;
+    }
+    throw new CodecException("the implied serializer " + metadata.name() + " is not an array->bytes codec");
   }
 
   public ChunkSpec spec() {

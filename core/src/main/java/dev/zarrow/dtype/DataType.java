@@ -1,8 +1,6 @@
 package dev.zarrow.dtype;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.zarrow.codec.ArrayToBytesCodec;
-import dev.zarrow.codec.CodecOptions;
 import dev.zarrow.metadata.NamedConfig;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
@@ -52,15 +50,11 @@ public interface DataType {
 
   /**
    * The serializer a codec list without an array->bytes codec implies (ZEP7 makes the data type the
-   * final codec for variable-length types), or empty when such a list is invalid.
+   * final codec for variable-length types), as codec metadata that the codec pipeline resolves through
+   * the registry; empty when such a list is invalid for this type. Never written into a codec list.
    */
-  default Optional<ArrayToBytesCodec> implicitSerializer() {
+  default Optional<NamedConfig> implicitSerializer() {
     return Optional.empty();
-  }
-
-  /** {@link #implicitSerializer()} decoding with {@code options} (e.g. UTF-8 validation on or off). */
-  default Optional<ArrayToBytesCodec> implicitSerializer(CodecOptions options) {
-    return implicitSerializer();
   }
 
   /** The array->bytes codec that new arrays of this type use unless told otherwise (may be empty: ZEP7). */

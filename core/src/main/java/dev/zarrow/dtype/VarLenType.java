@@ -6,9 +6,6 @@ import dev.zarrow.error.CodecException;
 import dev.zarrow.error.CorruptChunkException;
 import dev.zarrow.error.MetadataException;
 import dev.zarrow.memory.Buffers;
-import dev.zarrow.codec.ArrayToBytesCodec;
-import dev.zarrow.codec.CodecOptions;
-import dev.zarrow.codec.vlen.Zep7Codec;
 import dev.zarrow.internal.Utf8;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
@@ -117,15 +114,17 @@ public final class VarLenType implements DataType {
     return new Field(fieldName, FieldType.notNullable(arrowType), null);
   }
 
-  /** ZEP7: the chunk is (n+1) offsets, zero padding to a multiple of 64 bytes, then the data. */
-  @Override
-  public Optional<ArrayToBytesCodec> implicitSerializer() {
-    return implicitSerializer(CodecOptions.DEFAULT);
-  }
+  /**
+   * The registered name of the ZEP7 layout's codec: (n+1) offsets, zero padding to a multiple of 64
+   * bytes, then the data. ZEP7 gives the layout no name in a codec list (the list simply has no
+   * array->bytes codec); this name, in zarrow's namespace, is how the pipeline finds its codec.
+   */
+  public static final String ZEP7_CODEC = "zarrow.zep7";
 
+  /** ZEP7: a codec list without an array->bytes codec means {@link #ZEP7_CODEC}. */
   @Override
-  public Optional<ArrayToBytesCodec> implicitSerializer(CodecOptions options) {
-    return Optional.of(new Zep7Codec(options));
+  public Optional<NamedConfig> implicitSerializer() {
+    return Optional.of(NamedConfig.plain(ZEP7_CODEC));
   }
 
   /**

@@ -28,6 +28,15 @@ public final class ArrayReader extends ColumnsReader {
   }
 
   /**
+   * A reader of {@code array}, a batch per chunk along dimension 0, its memory from {@code allocator}.
+   * <b>One root, reused for every batch</b>; the caller owns the reader and closes it, which releases
+   * the root and everything decoded.
+   */
+  public static ArrayReader of(ZarrArray array, BufferAllocator allocator) {
+    return of(array, allocator, 0);
+  }
+
+  /**
    * A reader of {@code array} in batches of {@code batchRows} rows (0: a batch per chunk), its memory
    * from {@code allocator}. The caller owns the reader and closes it.
    */

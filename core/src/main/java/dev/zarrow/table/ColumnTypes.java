@@ -1,8 +1,6 @@
 package dev.zarrow.table;
 
 import dev.zarrow.ArraySpec;
-import dev.zarrow.codec.sharding.IndexLocation;
-import dev.zarrow.codec.sharding.ShardingCodec;
 import dev.zarrow.dtype.ArrowDataType;
 import dev.zarrow.dtype.DataType;
 import dev.zarrow.dtype.FixedType;
@@ -66,8 +64,7 @@ final class ColumnTypes {
     if (options.shardRows() == 0) {
       return spec.chunks(options.chunkRows()).codecs(chunkCodecs);
     }
-    NamedConfig sharding = ShardingCodec.metadata(
-        new int[] {options.chunkRows()}, chunkCodecs, ShardingCodec.defaultIndexCodecs(), IndexLocation.END);
-    return spec.chunks(options.shardRows()).codecs(List.of(sharding));
+    return spec.chunks(options.shardRows())
+        .codecs(List.of(ArraySpec.shardingIndexed(new int[] {options.chunkRows()}, chunkCodecs)));
   }
 }

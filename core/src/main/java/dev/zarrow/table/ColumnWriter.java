@@ -1,6 +1,5 @@
 package dev.zarrow.table;
 
-import dev.zarrow.ArraySpec;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.ZarrGroup;
 import dev.zarrow.ZarrNode;

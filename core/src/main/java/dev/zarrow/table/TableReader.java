@@ -39,6 +39,15 @@ public final class TableReader extends ColumnsReader {
   }
 
   /**
+   * A reader of {@code group} as a table, its memory from {@code allocator}: every column, in batches
+   * of the first column's chunk rows. <b>One root, reused for every batch</b>; the caller owns the
+   * reader and closes it.
+   */
+  public static TableReader of(ZarrGroup group, BufferAllocator allocator) {
+    return of(group, allocator, null, 0);
+  }
+
+  /**
    * A reader of {@code group} as a table, its memory from {@code allocator}: the columns named in
    * {@code columns} (null: all; a name that repeats selects every column of that name), in batches
    * of {@code batchRows} rows (0: the first column's chunk rows). The caller owns the reader and

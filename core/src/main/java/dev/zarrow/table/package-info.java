@@ -14,9 +14,9 @@
  * <p>{@link dev.zarrow.table.ArrayReader} and {@link dev.zarrow.table.TableReader} stream an array or
  * a group table as record batches, decoding ahead in parallel.
  *
- * <p>Depends on {@code dev.zarrow} (arrays, groups), {@code dev.zarrow.arrow}, {@code
- * dev.zarrow.dtype} and {@code dev.zarrow.codec.sharding} (the sharding codec's metadata). In {@code
- * dev.zarrow} only the thin doors {@code ZarrArray.reader}, {@code ZarrGroup.tableReader} and {@code
- * ZarrGroup.writeTable} refer to it; no package below {@code dev.zarrow} does.
+ * <p>Layer: the top of the library, like Arrow Java's {@code ipc} over its vectors. Depends on {@code
+ * dev.zarrow} (arrays, groups, {@code ArraySpec} for the layout of new columns), {@code dev.zarrow.vector},
+ * {@code dev.zarrow.dtype} and {@code dev.zarrow.metadata}; never on codec implementations. Nothing in
+ * the library depends on it.
  */
 package dev.zarrow.table;

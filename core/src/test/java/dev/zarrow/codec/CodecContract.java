@@ -105,7 +105,7 @@ public abstract class CodecContract {
   // ---- helpers ----
 
   protected final CodecPipeline pipeline(ChunkSpec spec) {
-    return CodecPipeline.of(chain(codec()), spec, options());
+    return CodecPipeline.of(chain(codec()), spec, Registry.defaults().context(options()));
   }
 
   /** The encoding of {@code chunk}, copied (an encoding may view the chunk's memory). */

@@ -1,5 +1,6 @@
 package dev.zarrow.codec;
 
+import dev.zarrow.spi.Registry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -83,7 +84,7 @@ class CodecPipelineTest {
         List.<Codec>of(zstd, BytesCodec.LITTLE),
         List.<Codec>of(zstd),
         List.<Codec>of())) {
-      var e = assertThrows(CodecException.class, () -> CodecPipeline.of(bad, INTS, CodecOptions.DEFAULT), bad.toString());
+      var e = assertThrows(CodecException.class, () -> CodecPipeline.of(bad, INTS, Registry.defaults().context(CodecOptions.DEFAULT)), bad.toString());
       assertTrue(!e.getMessage().isBlank());
     }
   }
@@ -92,7 +93,7 @@ class CodecPipelineTest {
   void knowsTheSizeAtEveryStep(BufferAllocator allocator) {
     Spy zstd = new Spy(new ZstdCodec(0, false));
     Spy crc = new Spy(new Crc32cCodec(true));
-    CodecPipeline p = CodecPipeline.of(List.of(BytesCodec.LITTLE, crc, zstd), INTS, CodecOptions.DEFAULT);
+    CodecPipeline p = CodecPipeline.of(List.of(BytesCodec.LITTLE, crc, zstd), INTS, Registry.defaults().context(CodecOptions.DEFAULT));
     assertEquals(OptionalLong.empty(), p.encodedSize());
     try (FieldVector chunk = Vectors.random(FixedType.INT32, 20, Seeds.random("sizes"), allocator);
         FieldVector back = p.decode(p.encode(chunk), allocator)) {
@@ -100,9 +101,9 @@ class CodecPipelineTest {
     }
     assertEquals(84, zstd.lastExpected, "zstd's output is the 80 bytes of the chunk and the 4 of the checksum");
     assertEquals(80, crc.lastExpected);
-    CodecPipeline plain = CodecPipeline.of(List.of(BytesCodec.LITTLE, new Crc32cCodec(true)), INTS, CodecOptions.DEFAULT);
+    CodecPipeline plain = CodecPipeline.of(List.of(BytesCodec.LITTLE, new Crc32cCodec(true)), INTS, Registry.defaults().context(CodecOptions.DEFAULT));
     assertEquals(OptionalLong.of(84), plain.encodedSize());
-    CodecPipeline outer = CodecPipeline.of(List.of(BytesCodec.LITTLE, zstd, crc), INTS, CodecOptions.DEFAULT);
+    CodecPipeline outer = CodecPipeline.of(List.of(BytesCodec.LITTLE, zstd, crc), INTS, Registry.defaults().context(CodecOptions.DEFAULT));
     try (FieldVector chunk = Vectors.random(FixedType.INT32, 20, Seeds.random("sizes"), allocator);
         FieldVector back = outer.decode(outer.encode(chunk), allocator)) {
       Vectors.assertSameValues(chunk, back, "round trip");
@@ -114,7 +115,7 @@ class CodecPipelineTest {
   @Test
   void refusesChunksOverTheLimit(BufferAllocator allocator) {
     CodecOptions small = CodecOptions.DEFAULT.withMaxChunkBytes(79);
-    CodecPipeline p = CodecPipeline.of(List.of(BytesCodec.LITTLE, new ZstdCodec(0, false)), INTS, small);
+    CodecPipeline p = CodecPipeline.of(List.of(BytesCodec.LITTLE, new ZstdCodec(0, false)), INTS, Registry.defaults().context(small));
     ByteBuffer stored;
     try (FieldVector chunk = Vectors.random(FixedType.INT32, 20, Seeds.random("limit"), allocator)) {
       stored = p.encode(chunk);
@@ -122,7 +123,7 @@ class CodecPipelineTest {
     var e = assertThrows(CodecException.class, () -> p.decode(stored, allocator));
     assertTrue(e.getMessage().contains("79"), e.getMessage());
     CodecPipeline wrongSize = CodecPipeline.of(List.of(BytesCodec.LITTLE, new ZstdCodec(0, false)),
-        new ChunkSpec(new int[] {4, 4}, FixedType.INT32, FixedType.INT32.defaultFill()), CodecOptions.DEFAULT);
+        new ChunkSpec(new int[] {4, 4}, FixedType.INT32, FixedType.INT32.defaultFill()), Registry.defaults().context(CodecOptions.DEFAULT));
     assertThrows(CorruptChunkException.class, () -> wrongSize.decode(stored, allocator), "80 bytes for a chunk of 64");
   }
 
@@ -150,7 +151,7 @@ class CodecPipelineTest {
       }
       chain.add(c.little ? BytesCodec.LITTLE : new BytesCodec(ByteOrder.BIG_ENDIAN));
       chain.add(spy);
-      CodecPipeline p = CodecPipeline.of(chain, spec, CodecOptions.DEFAULT);
+      CodecPipeline p = CodecPipeline.of(chain, spec, Registry.defaults().context(CodecOptions.DEFAULT));
       String what = c.toString();
       try (FieldVector chunk = Vectors.random(FixedType.INT32, spec.size(), random, allocator);
           FieldVector out = Vectors.fromBytes(FixedType.INT32, new byte[24 * 4], allocator);
@@ -168,7 +169,7 @@ class CodecPipelineTest {
   @Test
   void corruptChunksFailTheDirectPathCleanly(BufferAllocator allocator) {
     ChunkSpec spec = new ChunkSpec(new int[] {6}, FixedType.INT32, FixedType.INT32.defaultFill());
-    CodecPipeline p = CodecPipeline.of(List.of(BytesCodec.LITTLE, new ZstdCodec(1, false)), spec, CodecOptions.DEFAULT);
+    CodecPipeline p = CodecPipeline.of(List.of(BytesCodec.LITTLE, new ZstdCodec(1, false)), spec, Registry.defaults().context(CodecOptions.DEFAULT));
     byte[] stored;
     try (FieldVector chunk = Vectors.random(FixedType.INT32, 6, Seeds.random("corrupt"), allocator)) {
       stored = Vectors.toArray(p.encode(chunk));
@@ -179,7 +180,7 @@ class CodecPipelineTest {
             () -> p.decodeInto(ByteSource.of(Vectors.direct(bad)), Box.of(6), out, new long[] {12}, new long[] {6}, allocator));
       }
       CodecPipeline small = CodecPipeline.of(List.of(BytesCodec.LITTLE, new ZstdCodec(1, false)),
-          new ChunkSpec(new int[] {5}, FixedType.INT32, FixedType.INT32.defaultFill()), CodecOptions.DEFAULT);
+          new ChunkSpec(new int[] {5}, FixedType.INT32, FixedType.INT32.defaultFill()), Registry.defaults().context(CodecOptions.DEFAULT));
       assertThrows(CorruptChunkException.class, () -> small.decodeInto(ByteSource.of(Vectors.direct(stored)), Box.of(5), out,
           new long[] {12}, new long[] {0}, allocator), "a frame of 6 elements for a chunk of 5");
     }

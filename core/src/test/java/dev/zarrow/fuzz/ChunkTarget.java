@@ -68,7 +68,7 @@ public final class ChunkTarget {
       chain.add(registry.codec(NamedConfig.parse(list.get(i), "/codecs/" + i), options));
     }
     ChunkSpec spec = new ChunkSpec(shape, type, type.defaultFill());
-    return new ChunkTarget(name, CodecPipeline.of(chain, spec, options));
+    return new ChunkTarget(name, CodecPipeline.of(chain, spec, Registry.defaults().context(options)));
   }
 
   public String name() {

@@ -8,8 +8,6 @@ import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.NdVector;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.zarrow.codec.sharding.IndexLocation;
-import dev.zarrow.codec.sharding.ShardingCodec;
 import dev.zarrow.dtype.FixedType;
 import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.grid.Box;
@@ -56,11 +54,8 @@ class ConcurrencyTest {
     WritableStore store = mode.startsWith("file") ? FileSystemStore.open(dir) : new MemoryStore();
     ArraySpec spec = mode.contains("shard")
         // one shard holds the whole array; its 16x16 inner chunks are what the writers share or own
-        ? ArraySpec.of(FixedType.INT64, SIZE, SIZE).chunks(SIZE, SIZE).codecs(List.of(ShardingCodec.metadata(
-            new int[] {CHUNK, CHUNK},
-            List.of(NamedConfig.of("bytes", JsonNodeFactory.instance.objectNode().put("endian", "little")),
-                ArraySpec.zstd(1), ArraySpec.crc32c()),
-            ShardingCodec.defaultIndexCodecs(), IndexLocation.END)))
+        ? ArraySpec.of(FixedType.INT64, SIZE, SIZE).chunks(SIZE, SIZE).codecs(List.of(ArraySpec.shardingIndexed(new int[] {CHUNK, CHUNK}, List.of(NamedConfig.of("bytes", JsonNodeFactory.instance.objectNode().put("endian", "little")),
+                ArraySpec.zstd(1), ArraySpec.crc32c()))))
         : ArraySpec.of(FixedType.INT64, SIZE, SIZE).chunks(CHUNK, CHUNK)
             .compressors(List.of(ArraySpec.zstd(1), ArraySpec.crc32c()));
     ZarrArray array = Zarr.createArray(store, "counts", spec);

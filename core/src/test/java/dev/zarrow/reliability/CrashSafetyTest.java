@@ -10,8 +10,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.zarrow.ArraySpec;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
-import dev.zarrow.codec.sharding.IndexLocation;
-import dev.zarrow.codec.sharding.ShardingCodec;
 import dev.zarrow.dtype.FixedType;
 import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.store.FileSystemStore;
@@ -62,8 +60,7 @@ class CrashSafetyTest {
           .compressors(List.of(ArraySpec.zstd(1), ArraySpec.crc32c())),
       // each chunk a shard of 8 inner chunks, each with its crc32c, and a crc32c over the index
       "sharded", ArraySpec.of(FixedType.INT32, (long) CHUNKS * CHUNK).chunks(CHUNK).codecs(List.of(
-          ShardingCodec.metadata(new int[] {CHUNK / 8}, List.of(LITTLE, ArraySpec.zstd(1), ArraySpec.crc32c()),
-              ShardingCodec.defaultIndexCodecs(), IndexLocation.END))));
+          ArraySpec.shardingIndexed(new int[] {CHUNK / 8}, List.of(LITTLE, ArraySpec.zstd(1), ArraySpec.crc32c())))));
 
   @TempDir Path dir;
 

@@ -10,7 +10,6 @@ import dev.zarrow.ZarrArray;
 import dev.zarrow.error.ZarrException;
 import dev.zarrow.NdVector;
 import dev.zarrow.codec.sharding.IndexLocation;
-import dev.zarrow.codec.sharding.ShardingCodec;
 import dev.zarrow.dtype.FixedType;
 import dev.zarrow.grid.Box;
 import dev.zarrow.metadata.NamedConfig;
@@ -60,10 +59,7 @@ class TornShardReadTest {
   void everyPartialReadSeesOneVersion(String mode, BufferAllocator allocator) throws Exception {
     WritableStore store = mode.startsWith("file") ? FileSystemStore.open(dir) : new MemoryStore();
     IndexLocation location = mode.endsWith("start") ? IndexLocation.START : IndexLocation.END;
-    ArraySpec spec = ArraySpec.of(FixedType.INT32, SIZE).chunks(SIZE).codecs(List.of(ShardingCodec.metadata(
-        new int[] {INNER},
-        List.of(NamedConfig.of("bytes", JsonNodeFactory.instance.objectNode().put("endian", "little"))),
-        ShardingCodec.defaultIndexCodecs(), location)));
+    ArraySpec spec = ArraySpec.of(FixedType.INT32, SIZE).chunks(SIZE).codecs(List.of(ArraySpec.shardingIndexed(new int[] {INNER}, List.of(NamedConfig.of("bytes", JsonNodeFactory.instance.objectNode().put("endian", "little"))), ArraySpec.defaultIndexCodecs(), location.json())));
     ZarrArray array = Zarr.createArray(store, "a", spec);
     writeVersion(array, 1, allocator);
 

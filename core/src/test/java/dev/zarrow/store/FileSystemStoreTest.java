@@ -12,8 +12,6 @@ import dev.zarrow.error.StoreException;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.NdVector;
-import dev.zarrow.codec.sharding.IndexLocation;
-import dev.zarrow.codec.sharding.ShardingCodec;
 import dev.zarrow.dtype.FixedType;
 import dev.zarrow.grid.Box;
 import dev.zarrow.metadata.NamedConfig;
@@ -79,8 +77,7 @@ class FileSystemStoreTest extends StoreContract {
 
     try (BufferAllocator allocator = new RootAllocator()) {
       ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.INT32, 64).chunks(64).codecs(List.of(
-          ShardingCodec.metadata(new int[] {8}, List.of(NamedConfig.of("bytes", JsonNodeFactory.instance.objectNode().put("endian", "little"))),
-              ShardingCodec.defaultIndexCodecs(), IndexLocation.END))));
+          ArraySpec.shardingIndexed(new int[] {8}, List.of(NamedConfig.of("bytes", JsonNodeFactory.instance.objectNode().put("endian", "little")))))));
       try (IntVector seven = new IntVector("v", allocator)) {
         seven.allocateNew(8);
         for (int i = 0; i < 8; i++) {

@@ -66,7 +66,7 @@ class ArrayReaderTest {
   /** Batch sizes and values of the whole stream; checks every value against i * 3 - 7. */
   private static List<Integer> batches(ZarrArray array, BufferAllocator allocator, int batchRows) throws Exception {
     List<Integer> sizes = new ArrayList<>();
-    try (ArrayReader reader = array.reader(allocator, batchRows)) {
+    try (ArrayReader reader = ArrayReader.of(array, allocator, batchRows)) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
       long row = 0;
       while (reader.loadNextBatch()) {
@@ -99,7 +99,7 @@ class ArrayReaderTest {
   void schemaNamesTheColumnAfterTheArray(BufferAllocator allocator) throws Exception {
     ZarrArray root = int32s("", 3, 2, allocator);
     ZarrArray named = int32s("g/temps", 3, 2, allocator);
-    try (ArrayReader a = root.reader(allocator); ArrayReader b = named.reader(allocator)) {
+    try (ArrayReader a = ArrayReader.of(root, allocator); ArrayReader b = ArrayReader.of(named, allocator)) {
       assertEquals("array", a.getVectorSchemaRoot().getSchema().getFields().get(0).getName());
       assertEquals("temps", b.getVectorSchemaRoot().getSchema().getFields().get(0).getName());
       assertEquals(new ArrowType.Int(32, true), b.getVectorSchemaRoot().getSchema().getFields().get(0).getType());
@@ -115,7 +115,7 @@ class ArrayReaderTest {
       v.setValueCount(1);
       array.write(Box.of(new long[0]), v);
     }
-    try (ArrayReader reader = array.reader(allocator)) {
+    try (ArrayReader reader = ArrayReader.of(array, allocator)) {
       assertTrue(reader.loadNextBatch());
       assertEquals(1, reader.getVectorSchemaRoot().getRowCount());
       assertEquals(42, ((IntVector) reader.getVectorSchemaRoot().getVector(0)).get(0));
@@ -126,7 +126,7 @@ class ArrayReaderTest {
   @Test
   void emptyArrayHasNoBatches(BufferAllocator allocator) throws Exception {
     ZarrArray array = Zarr.createArray(store, "e", ArraySpec.of(FixedType.INT32, 0).chunks(4));
-    try (ArrayReader reader = array.reader(allocator)) {
+    try (ArrayReader reader = ArrayReader.of(array, allocator)) {
       assertEquals(1, reader.getVectorSchemaRoot().getSchema().getFields().size());
       assertFalse(reader.loadNextBatch());
     }
@@ -145,7 +145,7 @@ class ArrayReaderTest {
         array.write(new long[] {0, 0}, new NdVector(values, new long[] {5, 3}));
       }
       List<Integer> sizes = new ArrayList<>();
-      try (ArrayReader reader = array.reader(allocator)) {
+      try (ArrayReader reader = ArrayReader.of(array, allocator)) {
         VectorSchemaRoot root = reader.getVectorSchemaRoot();
         Field field = root.getSchema().getFields().get(0);
         assertEquals(new ArrowType.FixedSizeList(3), field.getType());
@@ -169,7 +169,7 @@ class ArrayReaderTest {
   @Test
   void tensorShapeMetadataListsEveryTrailingDimension(BufferAllocator allocator) throws Exception {
     ZarrArray array = Zarr.createArray(store, "t3", ArraySpec.of(FixedType.INT8, 2, 3, 4).chunks(1, 3, 4));
-    try (ArrayReader reader = array.reader(allocator)) {
+    try (ArrayReader reader = ArrayReader.of(array, allocator)) {
       Field field = reader.getVectorSchemaRoot().getSchema().getFields().get(0);
       assertEquals("{\"shape\":[3,4]}", field.getMetadata().get("ARROW:extension:metadata"));
       assertEquals(new ArrowType.FixedSizeList(12), field.getType());
@@ -192,7 +192,7 @@ class ArrayReaderTest {
       expected += i * 3 - 7;
     }
     try (BufferAllocator small = allocator.newChildAllocator("bounded", 0, limit);
-        ArrayReader reader = array.reader(small)) {
+        ArrayReader reader = ArrayReader.of(array, small)) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
       while (reader.loadNextBatch()) {
         IntVector v = (IntVector) root.getVector(0);
@@ -209,7 +209,7 @@ class ArrayReaderTest {
   void closingAfterPartialConsumptionReleasesEverything(BufferAllocator allocator) throws Exception {
     ZarrArray array = int32s("p", 1000, 10, allocator);
     try (BufferAllocator child = allocator.newChildAllocator("partial", 0, Long.MAX_VALUE)) {
-      ArrayReader reader = array.reader(child);
+      ArrayReader reader = ArrayReader.of(array, child);
       assertTrue(reader.loadNextBatch());
       assertTrue(reader.loadNextBatch());
       assertTrue(child.getAllocatedMemory() > 0);
@@ -226,7 +226,7 @@ class ArrayReaderTest {
     stored.get(bytes);
     bytes[bytes.length / 2] ^= 0x40;
     store.set("bad/c/1", ByteBuffer.wrap(bytes));
-    try (ArrayReader reader = array.reader(allocator)) {
+    try (ArrayReader reader = ArrayReader.of(array, allocator)) {
       assertTrue(reader.loadNextBatch());
       assertEquals(10, reader.getVectorSchemaRoot().getRowCount());
       ZarrException e = assertThrows(ZarrException.class, reader::loadNextBatch);
@@ -253,7 +253,7 @@ class ArrayReaderTest {
         array.write(0, v);
       }
       recording.returned.clear();
-      try (ArrayReader reader = Zarr.openArray(recording, "z").reader(allocator)) {
+      try (ArrayReader reader = ArrayReader.of(Zarr.openArray(recording, "z"), allocator)) {
         assertTrue(reader.loadNextBatch());
         assertTrue(reader.loadNextBatch());
         IntVector got = (IntVector) reader.getVectorSchemaRoot().getVector(0);
@@ -284,7 +284,7 @@ class ArrayReaderTest {
       array.write(0, v);
     }
     ByteArrayOutputStream ipc = new ByteArrayOutputStream();
-    try (ArrayReader reader = array.reader(allocator)) {
+    try (ArrayReader reader = ArrayReader.of(array, allocator)) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
       assertEquals(encoding, root.getSchema().getFields().get(0).getDictionary());
       assertEquals(new ArrowType.Int(16, true), root.getSchema().getFields().get(0).getType());
@@ -325,6 +325,6 @@ class ArrayReaderTest {
   @Test
   void negativeBatchRowsIsRefused(BufferAllocator allocator) {
     ZarrArray array = int32s("n", 3, 2, allocator);
-    assertThrows(IllegalArgumentException.class, () -> array.reader(allocator, -1));
+    assertThrows(IllegalArgumentException.class, () -> ArrayReader.of(array, allocator, -1));
   }
 }

@@ -37,11 +37,11 @@ class ArrowJsExportTest {
       MemoryStore store = new MemoryStore();
       ZarrGroup group;
       try (InputStream in = Files.newInputStream(written); ArrowStreamReader reader = new ArrowStreamReader(in, allocator)) {
-        group = dev.zarrow.Zarr.createGroup(store, "js").writeTable(reader,
+        group = TableWriter.write(dev.zarrow.Zarr.createGroup(store, "js"), reader,
             TableOptions.defaults().withChunkRows(sizes[0]).withNativeTypes(sizes[1] != 3));
       }
       Path exported = tmp.resolve("back-" + sizes[0] + "-" + sizes[1] + ".arrows");
-      try (ArrowReader reader = group.tableReader(allocator, null, sizes[1]);
+      try (ArrowReader reader = TableReader.of(group, allocator, null, sizes[1]);
           OutputStream out = Files.newOutputStream(exported);
           ArrowStreamWriter writer = new ArrowStreamWriter(reader.getVectorSchemaRoot(), reader, out)) {
         writer.start();

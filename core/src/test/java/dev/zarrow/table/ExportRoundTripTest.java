@@ -16,12 +16,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.ipc.JsonFileReader;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.junit.jupiter.api.DynamicTest;
@@ -84,10 +80,10 @@ class ExportRoundTripTest {
           MemoryStore store = new MemoryStore();
           ZarrGroup group;
           try (InputStream in = Files.newInputStream(stream); ArrowStreamReader reader = new ArrowStreamReader(in, allocator)) {
-            group = dev.zarrow.Zarr.createGroup(store, "u").writeTable(reader, options);
+            group = TableWriter.write(dev.zarrow.Zarr.createGroup(store, "u"), reader, options);
           }
           int checked = 0;
-          try (ArrowReader reader = group.tableReader(allocator, null, batchRows)) {
+          try (ArrowReader reader = TableReader.of(group, allocator, null, batchRows)) {
             while (reader.loadNextBatch()) {
               for (org.apache.arrow.vector.FieldVector v : reader.getVectorSchemaRoot().getFieldVectors()) {
                 if (v instanceof org.apache.arrow.vector.complex.UnionVector union) {
@@ -133,10 +129,10 @@ class ExportRoundTripTest {
     MemoryStore store = new MemoryStore();
     ZarrGroup group;
     try (InputStream in = Files.newInputStream(stream); ArrowStreamReader reader = new ArrowStreamReader(in, allocator)) {
-      group = dev.zarrow.Zarr.createGroup(store, "table").writeTable(reader, options);
+      group = TableWriter.write(dev.zarrow.Zarr.createGroup(store, "table"), reader, options);
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (ArrowReader reader = group.tableReader(allocator, null, batchRows);
+    try (ArrowReader reader = TableReader.of(group, allocator, null, batchRows);
         ArrowStreamWriter writer = new ArrowStreamWriter(reader.getVectorSchemaRoot(), reader, out)) {
       writer.start();
       while (reader.loadNextBatch()) {

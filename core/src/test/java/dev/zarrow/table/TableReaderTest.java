@@ -138,7 +138,7 @@ class TableReaderTest {
   void theStoredSchemaExactlyAndTheValues(BufferAllocator allocator) throws Exception {
     ZarrGroup group = table(allocator);
     Schema expected = TableLayout.fromAttributes(group.attributes()).orElseThrow().schema();
-    try (ArrowReader reader = group.tableReader(allocator)) {
+    try (ArrowReader reader = TableReader.of(group, allocator)) {
       assertEquals(FieldJson.writeSchema(expected), FieldJson.writeSchema(storedSchema(reader)));
       List<List<String>> columns = rows(reader);
       assertEquals(List.of(squares(WORDS.length), Arrays.asList(WORDS), Arrays.asList(OTHER)), columns);
@@ -150,7 +150,7 @@ class TableReaderTest {
     ZarrGroup group = table(allocator);
     for (int batchRows : new int[] {0, 5, 1, 100}) {
       List<Integer> sizes = new ArrayList<>();
-      try (ArrowReader reader = group.tableReader(allocator, null, batchRows)) {
+      try (ArrowReader reader = TableReader.of(group, allocator, null, batchRows)) {
         while (reader.loadNextBatch()) {
           sizes.add(reader.getVectorSchemaRoot().getRowCount());
         }
@@ -170,7 +170,7 @@ class TableReaderTest {
   void sharedDictionaryIdsGetOneDictionaryAndIpcReadsBack(BufferAllocator allocator) throws Exception {
     ZarrGroup group = table(allocator);
     ByteArrayOutputStream ipc = new ByteArrayOutputStream();
-    try (ArrowReader reader = group.tableReader(allocator)) {
+    try (ArrowReader reader = TableReader.of(group, allocator)) {
       try (ArrowStreamWriter writer = new ArrowStreamWriter(reader.getVectorSchemaRoot(), reader, ipc)) {
         writer.start();
         while (reader.loadNextBatch()) {
@@ -190,16 +190,16 @@ class TableReaderTest {
   @Test
   void columnSelectionByNameKeepsDuplicates(BufferAllocator allocator) throws Exception {
     ZarrGroup group = table(allocator);
-    try (ArrowReader reader = group.tableReader(allocator, List.of("w", "n"), 0)) {
+    try (ArrowReader reader = TableReader.of(group, allocator, List.of("w", "n"), 0)) {
       Schema schema = storedSchema(reader);
       assertEquals(List.of("w", "w", "n"), schema.getFields().stream().map(Field::getName).toList());
       assertEquals(List.of(Arrays.asList(WORDS), Arrays.asList(OTHER), squares(WORDS.length)), rows(reader));
     }
-    try (ArrowReader reader = group.tableReader(allocator, List.of("n"), 0)) {
+    try (ArrowReader reader = TableReader.of(group, allocator, List.of("n"), 0)) {
       assertEquals(List.of(squares(WORDS.length)), rows(reader));
       assertTrue(reader.getDictionaryIds().isEmpty());
     }
-    NoSuchNodeException e = assertThrows(NoSuchNodeException.class, () -> group.tableReader(allocator, List.of("nope"), 0));
+    NoSuchNodeException e = assertThrows(NoSuchNodeException.class, () -> TableReader.of(group, allocator, List.of("nope"), 0));
     assertTrue(e.getMessage().contains("nope") && e.getMessage().contains("[n, w, w]"), e.getMessage());
   }
 
@@ -207,10 +207,10 @@ class TableReaderTest {
   void aLayoutWhoseArrayIsMissingOrOfAnotherTypeIsRefused(BufferAllocator allocator) {
     ZarrGroup group = table(allocator);
     store.delete("t/w_2/zarr.json");
-    MetadataException missing = assertThrows(MetadataException.class, () -> group.tableReader(allocator));
+    MetadataException missing = assertThrows(MetadataException.class, () -> TableReader.of(group, allocator));
     assertTrue(missing.getMessage().contains("w_2"), missing.getMessage());
     group.createArray("w_2", ArraySpec.of(FixedType.FLOAT32, WORDS.length).chunks(4));
-    MetadataException wrong = assertThrows(MetadataException.class, () -> group.tableReader(allocator));
+    MetadataException wrong = assertThrows(MetadataException.class, () -> TableReader.of(group, allocator));
     assertTrue(wrong.getMessage().contains("w_2") && wrong.getMessage().contains("float32"), wrong.getMessage());
   }
 
@@ -221,19 +221,19 @@ class TableReaderTest {
     words(group, "x", new Field("x", FieldType.nullable(ArrowType.Utf8.INSTANCE), List.of()),
         Arrays.copyOf(WORDS, 6), 2, allocator);
     group.createGroup("sub"); // not a column
-    try (ArrowReader reader = group.tableReader(allocator)) {
+    try (ArrowReader reader = TableReader.of(group, allocator)) {
       assertEquals(List.of("x", "y"), reader.getVectorSchemaRoot().getSchema().getFields().stream().map(Field::getName).toList());
       assertEquals(List.of(Arrays.asList(Arrays.copyOf(WORDS, 6)), squares(6)), rows(reader));
     }
     ObjectNode attrs = JsonNodeFactory.instance.objectNode();
     attrs.putArray("column-order").add("y").add("x");
     ZarrGroup ordered = group.withAttributes(attrs);
-    try (ArrowReader reader = ordered.tableReader(allocator)) {
+    try (ArrowReader reader = TableReader.of(ordered, allocator)) {
       assertEquals(List.of("y", "x"), reader.getVectorSchemaRoot().getSchema().getFields().stream().map(Field::getName).toList());
       assertEquals(List.of(4, 2), batchSizes(reader));
     }
     ints(group, "z", 5, 4, allocator);
-    MetadataException e = assertThrows(MetadataException.class, () -> group.tableReader(allocator));
+    MetadataException e = assertThrows(MetadataException.class, () -> TableReader.of(group, allocator));
     assertTrue(e.getMessage().contains("do not align") && e.getMessage().contains("'plain/z' has 5 rows"), e.getMessage());
   }
 

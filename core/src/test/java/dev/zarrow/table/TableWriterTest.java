@@ -186,13 +186,13 @@ class TableWriterTest {
     List<String> expectedTypes = List.of("int32", "uint64", "float16", "float64", "bool", "string", "large_string", "bytes",
         "arrow", "arrow");
     try (root) {
-      ZarrGroup group = Zarr.createGroup(store, "t").writeTable(root, TableOptions.defaults().withChunkRows(4));
+      ZarrGroup group = TableWriter.write(Zarr.createGroup(store, "t"), root, TableOptions.defaults().withChunkRows(4));
       List<String> types = new ArrayList<>();
       for (String node : TableLayout.forSchema(schema).nodes()) {
         types.add(group.array(node).dataType().name());
       }
       assertEquals(expectedTypes, types);
-      ZarrGroup arrowOnly = Zarr.createGroup(store, "u").writeTable(root, TableOptions.defaults().withNativeTypes(false));
+      ZarrGroup arrowOnly = TableWriter.write(Zarr.createGroup(store, "u"), root, TableOptions.defaults().withNativeTypes(false));
       for (String node : TableLayout.forSchema(schema).nodes()) {
         assertEquals("arrow", arrowOnly.array(node).dataType().name(), node);
       }
@@ -289,7 +289,7 @@ class TableWriterTest {
   void zeroColumns(BufferAllocator allocator) {
     try (VectorSchemaRoot empty = new VectorSchemaRoot(List.<FieldVector>of())) {
       empty.setRowCount(0);
-      ZarrGroup group = Zarr.createGroup(store, "t").writeTable(empty, TableOptions.defaults());
+      ZarrGroup group = TableWriter.write(Zarr.createGroup(store, "t"), empty, TableOptions.defaults());
       TableLayout layout = TableChecks.assertLayout(group, empty.getSchema());
       assertEquals(List.of(), layout.nodes());
       assertEquals(List.of(), group.childNames());
@@ -313,7 +313,7 @@ class TableWriterTest {
     ObjectNode attributes = group().attributes();
     attributes.put("keep", 1);
     try (VectorSchemaRoot first = ints(allocator, List.of("old"), 0, 3, i -> i)) {
-      group().withAttributes(attributes).writeTable(first, TableOptions.defaults());
+      TableWriter.write(group().withAttributes(attributes), first, TableOptions.defaults());
     }
     assertTrue(Zarr.openGroup(store, "t").attributes().has(TableLayout.ATTRIBUTE));
     try (VectorSchemaRoot second = ints(allocator, List.of("new"), 0, 5, i -> i * 2);
@@ -350,7 +350,7 @@ class TableWriterTest {
     byte[] all = bytes.toByteArray();
     try (var reader = new org.apache.arrow.vector.ipc.ArrowStreamReader(
         new java.io.ByteArrayInputStream(java.util.Arrays.copyOf(all, all.length - 300)), allocator)) {
-      CodecException e = assertThrows(CodecException.class, () -> group().writeTable(reader, TableOptions.defaults()));
+      CodecException e = assertThrows(CodecException.class, () -> TableWriter.write(group(), reader, TableOptions.defaults()));
       assertTrue(e.getMessage().startsWith("reading the Arrow source failed"), e.getMessage());
     }
     assertFalse(Zarr.openGroup(store, "t").attributes().has(TableLayout.ATTRIBUTE));
@@ -360,7 +360,7 @@ class TableWriterTest {
   void badInputIsRefusedClearly(BufferAllocator allocator) {
     Field dictionary = new Field("d", new FieldType(true, INT32, new DictionaryEncoding(0, false, null)), null);
     try (VectorSchemaRoot encoded = VectorSchemaRoot.create(new Schema(List.of(dictionary)), allocator)) {
-      CodecException e = assertThrows(CodecException.class, () -> group().writeTable(encoded, TableOptions.defaults()));
+      CodecException e = assertThrows(CodecException.class, () -> TableWriter.write(group(), encoded, TableOptions.defaults()));
       assertTrue(e.getMessage().contains("'d' is dictionary-encoded"), e.getMessage());
     }
     Schema decimal32 = new Schema(List.of(nullable("d32", new ArrowType.Decimal(9, 2, 32))));

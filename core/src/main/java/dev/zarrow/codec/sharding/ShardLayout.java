@@ -4,14 +4,13 @@ import dev.zarrow.error.CodecException;
 import dev.zarrow.error.ZarrException;
 import dev.zarrow.codec.ChunkSpec;
 import dev.zarrow.codec.Codec;
-import dev.zarrow.codec.CodecOptions;
+import dev.zarrow.codec.CodecContext;
 import dev.zarrow.codec.CodecPipeline;
 import dev.zarrow.dtype.FixedType;
 import dev.zarrow.grid.Box;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * A sharding configuration bound to one shard spec: the inner chunk grid, the inner and index codec
@@ -52,7 +51,7 @@ final class ShardLayout {
 
   static ShardLayout of(
       ChunkSpec shard, int[] innerShape, List<Codec> codecs, List<Codec> indexCodecs, IndexLocation location,
-      CodecOptions options) {
+      CodecContext context) {
     int rank = shard.rank();
     int[] shape = shard.shape();
     if (innerShape.length != rank) {
@@ -77,7 +76,7 @@ final class ShardLayout {
     }
     CodecPipeline inner;
     try {
-      inner = CodecPipeline.of(codecs, shard.withShape(innerShape), options);
+      inner = CodecPipeline.of(codecs, shard.withShape(innerShape), context);
     } catch (ZarrException e) {
       throw e.withContext("codec sharding_indexed, codecs");
     }
@@ -86,7 +85,7 @@ final class ShardLayout {
     ChunkSpec indexSpec = new ChunkSpec(indexShape, FixedType.UINT64, FixedType.UINT64.defaultFill());
     CodecPipeline index;
     try {
-      index = CodecPipeline.of(indexCodecs, indexSpec, Optional.empty(), options);
+      index = CodecPipeline.of(indexCodecs, indexSpec, context);
     } catch (ZarrException e) {
       throw e.withContext("codec sharding_indexed, index_codecs");
     }

@@ -1,8 +1,6 @@
 package dev.zarrow.codec.sharding;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.error.CodecException;
 import dev.zarrow.error.MetadataException;
@@ -14,7 +12,6 @@ import dev.zarrow.codec.ChunkSpec;
 import dev.zarrow.codec.Codec;
 import dev.zarrow.codec.CodecContext;
 import dev.zarrow.codec.CodecFactory;
-import dev.zarrow.codec.CodecOptions;
 import dev.zarrow.dtype.DataType;
 import dev.zarrow.dtype.FixedWidthType;
 import dev.zarrow.grid.Box;
@@ -65,46 +62,21 @@ public final class ShardingCodec implements ArrayToBytesCodec {
   private final List<Codec> codecs;
   private final List<Codec> indexCodecs;
   private final IndexLocation indexLocation;
-  private final CodecOptions options;
-  private final Executor executor;
+  private final CodecContext context;
   private final NamedConfig metadata;
   // The layout of the last shard spec seen: one entry (an array binds its codecs to one spec), so it
   // cannot grow.
   private volatile ShardLayout layout;
 
-  public ShardingCodec(
-      int[] chunkShape, List<Codec> codecs, List<Codec> indexCodecs, IndexLocation indexLocation,
-      CodecOptions options, Executor executor) {
+  private ShardingCodec(
+      NamedConfig metadata, int[] chunkShape, List<Codec> codecs, List<Codec> indexCodecs,
+      IndexLocation indexLocation, CodecContext context) {
+    this.metadata = metadata;
     this.chunkShape = chunkShape.clone();
     this.codecs = List.copyOf(codecs);
     this.indexCodecs = List.copyOf(indexCodecs);
     this.indexLocation = indexLocation;
-    this.options = options;
-    this.executor = executor;
-    this.metadata = metadata(
-        chunkShape, codecs.stream().map(Codec::toMetadata).toList(),
-        indexCodecs.stream().map(Codec::toMetadata).toList(), indexLocation);
-  }
-
-  /** The {@code codecs} entry of a {@code sharding_indexed} codec. */
-  public static NamedConfig metadata(
-      int[] chunkShape, List<NamedConfig> codecs, List<NamedConfig> indexCodecs, IndexLocation indexLocation) {
-    ObjectNode config = JsonNodeFactory.instance.objectNode();
-    ArrayNode shape = config.putArray("chunk_shape");
-    Arrays.stream(chunkShape).forEach(shape::add);
-    ArrayNode c = config.putArray("codecs");
-    codecs.forEach(codec -> c.add(codec.toJson()));
-    ArrayNode ic = config.putArray("index_codecs");
-    indexCodecs.forEach(codec -> ic.add(codec.toJson()));
-    config.put("index_location", indexLocation.json());
-    return NamedConfig.of(NAME, config);
-  }
-
-  /** The recommended index codecs: little-endian {@code bytes}, then {@code crc32c}. */
-  public static List<NamedConfig> defaultIndexCodecs() {
-    return List.of(
-        NamedConfig.of("bytes", JsonNodeFactory.instance.objectNode().put("endian", "little")),
-        NamedConfig.of("crc32c", null));
+    this.context = context;
   }
 
   @Override
@@ -123,7 +95,7 @@ public final class ShardingCodec implements ArrayToBytesCodec {
   private ShardLayout layout(ChunkSpec spec) {
     ShardLayout l = layout;
     if (l == null || !l.shard.equals(spec)) {
-      l = ShardLayout.of(spec, chunkShape, codecs, indexCodecs, indexLocation, options);
+      l = ShardLayout.of(spec, chunkShape, codecs, indexCodecs, indexLocation, context);
       layout = l;
     }
     return l;
@@ -135,7 +107,7 @@ public final class ShardingCodec implements ArrayToBytesCodec {
   }
 
   private Executor executor(ShardLayout l, int tasks) {
-    return tasks > 1 && l.innerWorthParallel ? executor : Runnable::run;
+    return tasks > 1 && l.innerWorthParallel ? context.executor() : Runnable::run;
   }
 
   private static <T> T inInner(ShardLayout l, int i, Supplier<T> work) {
@@ -386,7 +358,7 @@ public final class ShardingCodec implements ArrayToBytesCodec {
       } else {
         throw new MetadataException("/configuration/index_location: must be \"start\" or \"end\", got " + location);
       }
-      return new ShardingCodec(chunkShape, codecs, indexCodecs, where, context.options(), context.executor());
+      return new ShardingCodec(metadata, chunkShape, codecs, indexCodecs, where, context);
     }
 
     private static int[] chunkShape(JsonNode node) {

@@ -68,16 +68,18 @@ public final class ZarrsVlenCodec implements ArrayToBytesCodec {
   private final FixedType indexType;
   private final IndexLocation location;
   private final NamedConfig metadata;
+  private final CodecContext context;
   private final CodecOptions options;
 
   private ZarrsVlenCodec(List<Codec> indexCodecs, List<Codec> dataCodecs, FixedType indexType, IndexLocation location,
-      NamedConfig metadata, CodecOptions options) {
+      NamedConfig metadata, CodecContext context) {
     this.indexCodecs = List.copyOf(indexCodecs);
     this.dataCodecs = List.copyOf(dataCodecs);
     this.indexType = indexType;
     this.location = location;
     this.metadata = metadata;
-    this.options = options;
+    this.context = context;
+    this.options = context.options();
   }
 
   /**
@@ -119,12 +121,12 @@ public final class ZarrsVlenCodec implements ArrayToBytesCodec {
       throw new CodecException("codec zarrs.vlen: a chunk of " + count + " elements needs more index entries than one vector holds");
     }
     byte[] zero = new byte[indexType.byteWidth()];
-    return CodecPipeline.of(indexCodecs, new ChunkSpec(new int[] {count + 1}, indexType, FillValue.of(zero)), options);
+    return CodecPipeline.of(indexCodecs, new ChunkSpec(new int[] {count + 1}, indexType, FillValue.of(zero)), context);
   }
 
   private CodecPipeline dataPipeline(long length) {
     return CodecPipeline.of(
-        dataCodecs, new ChunkSpec(new int[] {Math.toIntExact(length)}, FixedType.UINT8, FillValue.of(new byte[1])), options);
+        dataCodecs, new ChunkSpec(new int[] {Math.toIntExact(length)}, FixedType.UINT8, FillValue.of(new byte[1])), context);
   }
 
   @Override
@@ -345,7 +347,7 @@ public final class ZarrsVlenCodec implements ArrayToBytesCodec {
         throw new MetadataException("/configuration/index_location: codec zarrs.vlen needs \"start\" or \"end\", got " + Json.kind(where));
       }
       NamedConfig kept = metadata.withName(NAME).withConfiguration(config.deepCopy());
-      return new ZarrsVlenCodec(index, data, indexType, location, kept, context.options());
+      return new ZarrsVlenCodec(index, data, indexType, location, kept, context);
     }
 
     private static List<Codec> chain(ObjectNode config, String key, CodecContext context) {

@@ -2,13 +2,17 @@ package dev.zarrow.codec.vlen;
 
 import dev.zarrow.error.CodecException;
 import dev.zarrow.error.CorruptChunkException;
+import dev.zarrow.error.MetadataException;
 import dev.zarrow.memory.Buffers;
 import dev.zarrow.codec.ArrayToBytesCodec;
 import dev.zarrow.codec.ChunkSpec;
+import dev.zarrow.codec.CodecContext;
+import dev.zarrow.codec.CodecFactory;
 import dev.zarrow.codec.CodecOptions;
 import dev.zarrow.dtype.VarLenType;
 import dev.zarrow.metadata.NamedConfig;
 import java.nio.ByteBuffer;
+import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
@@ -16,8 +20,9 @@ import org.apache.arrow.vector.FieldVector;
 
 /**
  * The ZEP7 chunk layout of the variable-length types: Arrow's offsets and data, so it decodes without a
- * copy. It has no codec name: ZEP7 makes the data type the final codec, so an array uses this layout
- * when its codec list has no array->bytes codec (see {@link VarLenType#implicitSerializer()}).
+ * copy. ZEP7 makes the data type the final codec, so an array uses this layout when its codec list has
+ * no array->bytes codec; the pipeline finds it through the registry under {@link
+ * VarLenType#ZEP7_CODEC}, the name {@link VarLenType#implicitSerializer()} gives.
  *
  * <p>Spec: zarr-developers/zeps draft ZEP0007. Grammar of a chunk of n elements, W = 4 (int32 offsets)
  * or 8 (int64, {@code large_string} and {@code large_binary}):
@@ -40,10 +45,26 @@ public final class Zep7Codec implements ArrayToBytesCodec {
     this.options = options;
   }
 
-  /** A description only: ZEP7 is never written into a codec list (the list simply has no serializer). */
+  /** The registered name; never written into a codec list (ZEP7's list simply has no serializer). */
   @Override
   public NamedConfig toMetadata() {
-    return NamedConfig.plain("zep7");
+    return NamedConfig.plain(VarLenType.ZEP7_CODEC);
+  }
+
+  /** Makes the ZEP7 codec ({@link VarLenType#ZEP7_CODEC}) with the context's options; it takes no configuration. */
+  public static final class Factory implements CodecFactory {
+    @Override
+    public List<String> names() {
+      return List.of(VarLenType.ZEP7_CODEC);
+    }
+
+    @Override
+    public Zep7Codec create(NamedConfig metadata, CodecContext context) {
+      if (metadata.configuration() != null && !metadata.configuration().isEmpty()) {
+        throw new MetadataException("codec " + VarLenType.ZEP7_CODEC + " takes no configuration");
+      }
+      return new Zep7Codec(context.options());
+    }
   }
 
   @Override

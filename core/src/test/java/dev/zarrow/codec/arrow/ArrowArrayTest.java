@@ -10,8 +10,6 @@ import dev.zarrow.testing.ArrowJsonFiles;
 import dev.zarrow.testing.ArrowPools;
 import dev.zarrow.NdVector;
 import dev.zarrow.vector.Regions;
-import dev.zarrow.codec.sharding.IndexLocation;
-import dev.zarrow.codec.sharding.ShardingCodec;
 import dev.zarrow.dtype.ArrowDataType;
 import dev.zarrow.dtype.FillValue;
 import dev.zarrow.grid.Box;
@@ -102,8 +100,7 @@ class ArrowArrayTest {
       default -> {
         // Shards of 2^rank inner chunks, each arrow + crc32c + zstd.
         grid = java.util.Arrays.stream(chunks).map(c -> 2 * c).toArray();
-        codecs = List.of(ShardingCodec.metadata(chunks, ArrowRoundTripTest.codecs(), ShardingCodec.defaultIndexCodecs(),
-            IndexLocation.END));
+        codecs = List.of(ArraySpec.shardingIndexed(chunks, ArrowRoundTripTest.codecs()));
       }
     }
     ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(type, shape).chunks(grid).codecs(codecs));

@@ -13,8 +13,6 @@ import dev.zarrow.testing.ArrowJsonFiles;
 import dev.zarrow.vector.Dictionaries;
 import dev.zarrow.metadata.FieldJson;
 import dev.zarrow.NdVector;
-import dev.zarrow.codec.sharding.IndexLocation;
-import dev.zarrow.codec.sharding.ShardingCodec;
 import dev.zarrow.dtype.ArrowDataType;
 import dev.zarrow.grid.Box;
 import dev.zarrow.metadata.Json;
@@ -58,8 +56,7 @@ class ArrowRoundTripTest {
 
   /** Shards of three inner chunks, each arrow + crc32c + zstd. */
   static List<NamedConfig> sharded(int inner) {
-    return List.of(ShardingCodec.metadata(new int[] {inner}, codecs(), ShardingCodec.defaultIndexCodecs(),
-        IndexLocation.END));
+    return List.of(ArraySpec.shardingIndexed(new int[] {inner}, codecs()));
   }
 
   @TestFactory

@@ -161,7 +161,7 @@ class BytesCodecTest {
       try (FieldVector v = build(g, allocator)) {
         for (boolean little : new boolean[] {true, false}) {
           BytesCodec codec = new BytesCodec(little ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN);
-          CodecPipeline pipeline = CodecPipeline.of(List.of(codec), spec, CodecOptions.DEFAULT);
+          CodecPipeline pipeline = CodecPipeline.of(List.of(codec), spec, Registry.defaults().context(CodecOptions.DEFAULT));
           String expected = little ? g.little : g.big;
           assertEquals(expected, Vectors.hex(Vectors.toArray(pipeline.encode(v))), g.type + " " + codec);
           try (FieldVector decoded = pipeline.decode(Vectors.direct(Vectors.unhex(expected)), allocator)) {
@@ -175,7 +175,7 @@ class BytesCodecTest {
   @Test
   void refusesChunksOfTheWrongSize(BufferAllocator allocator) {
     ChunkSpec spec = new ChunkSpec(new int[] {4}, FixedType.INT32, FixedType.INT32.defaultFill());
-    CodecPipeline pipeline = CodecPipeline.of(List.of(BytesCodec.LITTLE), spec, CodecOptions.DEFAULT);
+    CodecPipeline pipeline = CodecPipeline.of(List.of(BytesCodec.LITTLE), spec, Registry.defaults().context(CodecOptions.DEFAULT));
     for (int n : new int[] {0, 15, 17, 32}) {
       var e = assertThrows(CorruptChunkException.class, () -> pipeline.decode(ByteBuffer.allocateDirect(n), allocator));
       assertTrue(e.getMessage().contains("16"), e.getMessage());
@@ -185,7 +185,7 @@ class BytesCodecTest {
   @Test
   void readsOnlyTheBytesOfAOneDimensionalRegion(BufferAllocator allocator) {
     ChunkSpec spec = new ChunkSpec(new int[] {1000}, FixedType.INT32, FixedType.INT32.defaultFill());
-    CodecPipeline pipeline = CodecPipeline.of(List.of(BytesCodec.LITTLE), spec, CodecOptions.DEFAULT);
+    CodecPipeline pipeline = CodecPipeline.of(List.of(BytesCodec.LITTLE), spec, Registry.defaults().context(CodecOptions.DEFAULT));
     ByteBuffer stored = ByteBuffer.allocateDirect(4000).order(ByteOrder.LITTLE_ENDIAN);
     for (int i = 0; i < 1000; i++) {
       stored.putInt(i * 4, i * 3);
@@ -230,7 +230,7 @@ class BytesCodecTest {
   @Test
   void needsAnEndianForMultiByteTypes() {
     ChunkSpec spec = new ChunkSpec(new int[] {4}, FixedType.INT32, FixedType.INT32.defaultFill());
-    var e = assertThrows(CodecException.class, () -> CodecPipeline.of(List.of(new BytesCodec(null)), spec, CodecOptions.DEFAULT));
+    var e = assertThrows(CodecException.class, () -> CodecPipeline.of(List.of(new BytesCodec(null)), spec, Registry.defaults().context(CodecOptions.DEFAULT)));
     assertTrue(e.getMessage().contains("endian"), e.getMessage());
   }
 

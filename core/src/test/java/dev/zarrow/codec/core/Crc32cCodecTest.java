@@ -69,12 +69,12 @@ class Crc32cCodecTest extends CodecContract {
     NamedConfig metadata = NamedConfig.parse(Json.parse("{\"name\": \"crc32c\"}", "t"), "/codecs/1");
     ChunkSpec spec = new ChunkSpec(new int[] {9}, FixedType.UINT8, FixedType.UINT8.defaultFill());
     CodecOptions off = CodecOptions.DEFAULT.withVerifyChecksums(false);
-    CodecPipeline lax = CodecPipeline.of(List.of(BytesCodec.LITTLE, registry.codec(metadata, off)), spec, off);
+    CodecPipeline lax = CodecPipeline.of(List.of(BytesCodec.LITTLE, registry.codec(metadata, off)), spec, Registry.defaults().context(off));
     try (FieldVector v = lax.decode(Vectors.direct(stored), allocator)) {
       assertEquals(9, v.getValueCount());
     }
     CodecPipeline strict = CodecPipeline.of(
-        List.of(BytesCodec.LITTLE, registry.codec(metadata, CodecOptions.DEFAULT)), spec, CodecOptions.DEFAULT);
+        List.of(BytesCodec.LITTLE, registry.codec(metadata, CodecOptions.DEFAULT)), spec, Registry.defaults().context(CodecOptions.DEFAULT));
     assertThrows(ChecksumException.class, () -> strict.decode(Vectors.direct(stored), allocator));
   }
 

@@ -96,7 +96,7 @@ class TransposeCodecTest {
   private static int[] encode(Codec transpose, int[] shape, BufferAllocator allocator) {
     int n = Arrays.stream(shape).reduce(1, (a, b) -> a * b);
     ChunkSpec spec = new ChunkSpec(shape, FixedType.INT32, FixedType.INT32.defaultFill());
-    CodecPipeline pipeline = CodecPipeline.of(List.of(transpose, BytesCodec.LITTLE), spec, CodecOptions.DEFAULT);
+    CodecPipeline pipeline = CodecPipeline.of(List.of(transpose, BytesCodec.LITTLE), spec, Registry.defaults().context(CodecOptions.DEFAULT));
     try (IntVector v = new IntVector("x", allocator)) {
       v.allocateNew(n);
       for (int i = 0; i < n; i++) {

@@ -16,7 +16,6 @@ import dev.zarrow.codec.core.ZstdCodec;
 import dev.zarrow.dtype.FixedType;
 import dev.zarrow.grid.Box;
 import dev.zarrow.metadata.NamedConfig;
-import dev.zarrow.store.ByteRange;
 import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.store.MemoryStore;
 import dev.zarrow.store.WritableStore;
@@ -48,7 +47,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ShardingArrayTest {
   @TempDir Path dir;
 
-  static final NamedConfig BYTES = ShardingCodec.defaultIndexCodecs().get(0);
+  static final NamedConfig BYTES = ArraySpec.defaultIndexCodecs().get(0);
   static final NamedConfig CRC = ArraySpec.crc32c();
 
   static NamedConfig transposeF() {
@@ -67,7 +66,7 @@ class ShardingArrayTest {
         for (int d = 0; d < innerShape.length; d++) {
           innermost[d] = innerShape[d] % 2 == 0 ? innerShape[d] / 2 : innerShape[d];
         }
-        yield List.of(ShardingCodec.metadata(innermost, List.of(BYTES, ArraySpec.zstd(1)), ShardingCodec.defaultIndexCodecs(), IndexLocation.START));
+        yield List.of(ArraySpec.shardingIndexed(innermost, List.of(BYTES, ArraySpec.zstd(1)), ArraySpec.defaultIndexCodecs(), "start"));
       }
       default -> throw new IllegalArgumentException(name);
     };
@@ -101,7 +100,7 @@ class ShardingArrayTest {
       ZarrOptions options = s == 0 ? ZarrOptions.defaults().withExecutor(Runnable::run) : ZarrOptions.defaults();
       ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.INT32, shape).chunks(shard)
           .fillValue(IntNode.valueOf(-1))
-          .codecs(List.of(ShardingCodec.metadata(innerShape, inner(chain, innerShape), ShardingCodec.defaultIndexCodecs(), location))),
+          .codecs(List.of(ArraySpec.shardingIndexed(innerShape, inner(chain, innerShape), ArraySpec.defaultIndexCodecs(), location.json()))),
           options);
       int n = (int) Box.of(shape).size();
       int[] reference = new int[n];
@@ -145,7 +144,7 @@ class ShardingArrayTest {
   void fillValueInnerChunksAreLeftOutAndEmptyShardsDeleted(BufferAllocator allocator) {
     MemoryStore store = new MemoryStore();
     ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.INT32, 16).chunks(8)
-        .codecs(List.of(ShardingCodec.metadata(new int[] {2}, List.of(BYTES), ShardingCodec.defaultIndexCodecs(), IndexLocation.END))));
+        .codecs(List.of(ArraySpec.shardingIndexed(new int[] {2}, List.of(BYTES)))));
     try (IntVector data = ints(allocator, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) {
       array.write(0, data); // a whole-shard write (encode) and a whole-shard write of fill (delete)
     }
@@ -162,7 +161,7 @@ class ShardingArrayTest {
   void partialWritesKeepTheStoredBytesOfUntouchedInnerChunks(BufferAllocator allocator) {
     MemoryStore store = new MemoryStore();
     ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.INT32, 8).chunks(8)
-        .codecs(List.of(ShardingCodec.metadata(new int[] {4}, List.of(BYTES, ArraySpec.zstd(0)), ShardingCodec.defaultIndexCodecs(), IndexLocation.END))));
+        .codecs(List.of(ArraySpec.shardingIndexed(new int[] {4}, List.of(BYTES, ArraySpec.zstd(0))))));
     // Inner chunk 1 as another writer stored it: zstd level 19 with a frame checksum, which zarrow
     // (level 0, no checksum) would never produce; a re-encoding would change these bytes.
     ByteBuffer raw = ByteBuffer.allocateDirect(16).order(ByteOrder.LITTLE_ENDIAN);
@@ -192,7 +191,7 @@ class ShardingArrayTest {
     // into the caller's own memory, which decoding wraps: overlaying in place there would change chunk 1.
     FileSystemStore store = FileSystemStore.open(dir.resolve("shared"));
     ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.INT32, 8).chunks(8)
-        .codecs(List.of(ShardingCodec.metadata(new int[] {4}, List.of(BYTES), ShardingCodec.defaultIndexCodecs(), IndexLocation.END))));
+        .codecs(List.of(ArraySpec.shardingIndexed(new int[] {4}, List.of(BYTES)))));
     ByteBuffer chunk = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putInt(5).putInt(6).putInt(7).putInt(8);
     store.set("a/c/0", ByteBuffer.wrap(new HandShard(2, true, true).chunk(0, chunk.array()).entry(1, 0, 16).build()));
     try (IntVector data = ints(allocator, -1)) {
@@ -217,7 +216,7 @@ class ShardingArrayTest {
       ZarrOptions options = ZarrOptions.defaults().withExecutor(pool);
       MemoryStore store = new MemoryStore();
       ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.INT32, 64).chunks(16)
-          .codecs(List.of(ShardingCodec.metadata(new int[] {4}, List.of(BYTES, ArraySpec.zstd(0)), ShardingCodec.defaultIndexCodecs(), IndexLocation.END))),
+          .codecs(List.of(ArraySpec.shardingIndexed(new int[] {4}, List.of(BYTES, ArraySpec.zstd(0))))),
           options);
       int[] values = java.util.stream.IntStream.range(0, 64).map(i -> i * 3 + 1).toArray();
       org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30), () -> {
@@ -243,7 +242,7 @@ class ShardingArrayTest {
         JsonNodeFactory.instance.arrayNode().add(1).add(0)));
     ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.INT32, 6, 8).chunks(6, 4).codecs(List.of(
         transpose,
-        ShardingCodec.metadata(new int[] {2, 3}, List.of(BYTES, ArraySpec.zstd(0)), ShardingCodec.defaultIndexCodecs(), IndexLocation.END),
+        ArraySpec.shardingIndexed(new int[] {2, 3}, List.of(BYTES, ArraySpec.zstd(0))),
         CRC)));
     int[] values = java.util.stream.IntStream.range(0, 48).map(i -> 7 * i - 100).toArray();
     try (IntVector data = ints(allocator, values)) {
@@ -269,7 +268,7 @@ class ShardingArrayTest {
     MemoryStore store = new MemoryStore();
     Random random = Seeds.random("bool and float shards");
     ZarrArray bools = Zarr.createArray(store, "b", ArraySpec.of(FixedType.BOOL, 10, 10).chunks(6, 6)
-        .codecs(List.of(ShardingCodec.metadata(new int[] {3, 2}, List.of(BYTES), ShardingCodec.defaultIndexCodecs(), IndexLocation.END))));
+        .codecs(List.of(ArraySpec.shardingIndexed(new int[] {3, 2}, List.of(BYTES)))));
     boolean[] expected = new boolean[100];
     try (BitVector data = new BitVector("x", allocator)) {
       data.allocateNew(100);
@@ -291,7 +290,7 @@ class ShardingArrayTest {
     }
     ZarrArray floats = Zarr.createArray(store, "f", ArraySpec.of(FixedType.FLOAT32, 50).chunks(20)
         .fillValue(JsonNodeFactory.instance.textNode("NaN"))
-        .codecs(List.of(ShardingCodec.metadata(new int[] {5}, List.of(BYTES, ArraySpec.zstd(0)), ShardingCodec.defaultIndexCodecs(), IndexLocation.START))));
+        .codecs(List.of(ArraySpec.shardingIndexed(new int[] {5}, List.of(BYTES, ArraySpec.zstd(0)), ArraySpec.defaultIndexCodecs(), "start"))));
     try (Float4Vector data = new Float4Vector("x", allocator)) {
       data.allocateNew(10);
       for (int i = 0; i < 10; i++) {
@@ -319,7 +318,7 @@ class ShardingArrayTest {
   void innerChunksDecodeWithoutCopyingTheStoredBytes(BufferAllocator allocator) {
     FileSystemStore store = FileSystemStore.open(dir.resolve("zc"));
     ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.INT32, 8).chunks(8)
-        .codecs(List.of(ShardingCodec.metadata(new int[] {4}, List.of(BYTES), ShardingCodec.defaultIndexCodecs(), IndexLocation.START))));
+        .codecs(List.of(ArraySpec.shardingIndexed(new int[] {4}, List.of(BYTES), ArraySpec.defaultIndexCodecs(), "start"))));
     try (IntVector data = ints(allocator, 1, 2, 3, 4, 5, 6, 7, 8)) {
       array.write(0, data);
     }

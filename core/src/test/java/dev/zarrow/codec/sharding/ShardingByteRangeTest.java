@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ShardingByteRangeTest {
   @TempDir Path dir;
 
-  static final NamedConfig BYTES = ShardingCodec.defaultIndexCodecs().get(0);
+  static final NamedConfig BYTES = ArraySpec.defaultIndexCodecs().get(0);
   // float32 [64] in one shard of 8 inner chunks of 8 (32 bytes raw); the index is 8 * 16 + 4 = 132 bytes.
   static final int INDEX = 132;
 
@@ -40,7 +40,7 @@ class ShardingByteRangeTest {
   CountingStore shardStore(IndexLocation location, BufferAllocator allocator) {
     CountingStore store = new CountingStore(FileSystemStore.open(dir.resolve(location.json())));
     ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.FLOAT32, 64).chunks(64)
-        .codecs(List.of(ShardingCodec.metadata(new int[] {8}, List.of(BYTES, ArraySpec.zstd(0)), ShardingCodec.defaultIndexCodecs(), location))));
+        .codecs(List.of(ArraySpec.shardingIndexed(new int[] {8}, List.of(BYTES, ArraySpec.zstd(0)), ArraySpec.defaultIndexCodecs(), location.json()))));
     try (Float4Vector data = new Float4Vector("x", allocator)) {
       data.allocateNew(64);
       for (int i = 0; i < 64; i++) {
@@ -129,7 +129,7 @@ class ShardingByteRangeTest {
     // inner chunks (0, 0) and (1, 0) are 4 chunks = 256 KiB apart in the shard, too far to read as one.
     CountingStore store = new CountingStore(FileSystemStore.open(dir.resolve("big")));
     ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.FLOAT32, 512, 512).chunks(512, 512)
-        .codecs(List.of(ShardingCodec.metadata(new int[] {128, 128}, List.of(BYTES), ShardingCodec.defaultIndexCodecs(), IndexLocation.END))));
+        .codecs(List.of(ArraySpec.shardingIndexed(new int[] {128, 128}, List.of(BYTES)))));
     try (Float4Vector data = new Float4Vector("x", allocator)) {
       data.allocateNew(512 * 512);
       for (int i = 0; i < 512 * 512; i++) {
@@ -156,9 +156,9 @@ class ShardingByteRangeTest {
   void nestedShardsReadTheirOwnIndexThroughSlices(BufferAllocator allocator) {
     // [64] = shard of 2 inner shards [32], each of 4 chunks [8].
     CountingStore store = new CountingStore(FileSystemStore.open(dir.resolve("nested")));
-    NamedConfig innerShard = ShardingCodec.metadata(new int[] {8}, List.of(BYTES, ArraySpec.zstd(0)), ShardingCodec.defaultIndexCodecs(), IndexLocation.END);
+    NamedConfig innerShard = ArraySpec.shardingIndexed(new int[] {8}, List.of(BYTES, ArraySpec.zstd(0)));
     ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.FLOAT32, 64).chunks(64)
-        .codecs(List.of(ShardingCodec.metadata(new int[] {32}, List.of(innerShard), ShardingCodec.defaultIndexCodecs(), IndexLocation.START))));
+        .codecs(List.of(ArraySpec.shardingIndexed(new int[] {32}, List.of(innerShard), ArraySpec.defaultIndexCodecs(), "start"))));
     try (Float4Vector data = new Float4Vector("x", allocator)) {
       data.allocateNew(64);
       for (int i = 0; i < 64; i++) {

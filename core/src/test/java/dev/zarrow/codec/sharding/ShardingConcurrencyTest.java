@@ -46,8 +46,7 @@ class ShardingConcurrencyTest {
 
   static ZarrArray create(WritableStore store) {
     return Zarr.createArray(store, "a", ArraySpec.of(FixedType.INT32, THREADS * INNER).chunks(THREADS * INNER)
-        .codecs(List.of(ShardingCodec.metadata(new int[] {INNER}, List.of(ShardingArrayTest.BYTES, ArraySpec.zstd(0)),
-            ShardingCodec.defaultIndexCodecs(), IndexLocation.END))));
+        .codecs(List.of(ArraySpec.shardingIndexed(new int[] {INNER}, List.of(ShardingArrayTest.BYTES, ArraySpec.zstd(0))))));
   }
 
   @Test

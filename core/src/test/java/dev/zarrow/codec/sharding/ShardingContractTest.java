@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Nested;
 /** sharding_indexed under the codec contract: the partial read and write paths checked against slices. */
 class ShardingContractTest {
   static Codec sharding(int[] inner, IndexLocation location) {
-    NamedConfig bytes = ShardingCodec.defaultIndexCodecs().get(0);
-    NamedConfig metadata = ShardingCodec.metadata(inner, List.of(bytes, ArraySpec.zstd(1)), ShardingCodec.defaultIndexCodecs(), location);
+    NamedConfig bytes = ArraySpec.defaultIndexCodecs().get(0);
+    NamedConfig metadata = ArraySpec.shardingIndexed(inner, List.of(bytes, ArraySpec.zstd(1)), ArraySpec.defaultIndexCodecs(), location.json());
     return Registry.defaults().codec(metadata, CodecOptions.DEFAULT);
   }
 

@@ -144,7 +144,7 @@ class ShardingGoldenTest {
   }
 
   static NamedConfig bytesLe() {
-    return ShardingCodec.defaultIndexCodecs().get(0);
+    return ArraySpec.defaultIndexCodecs().get(0);
   }
 
   @ParameterizedTest
@@ -158,7 +158,7 @@ class ShardingGoldenTest {
         : "2400000000000000" + "0400000000000000" + "ffffffffffffffff" + "ffffffffffffffff" + "111ded9e" + "0100feff";
     MemoryStore store = new MemoryStore();
     ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.INT16, 4).chunks(4)
-        .codecs(List.of(ShardingCodec.metadata(new int[] {2}, List.of(bytesLe()), ShardingCodec.defaultIndexCodecs(), location))));
+        .codecs(List.of(ArraySpec.shardingIndexed(new int[] {2}, List.of(bytesLe()), ArraySpec.defaultIndexCodecs(), location.json()))));
     try (SmallIntVector data = new SmallIntVector("x", allocator)) {
       data.allocateNew(4);
       data.set(0, 1);
@@ -175,7 +175,7 @@ class ShardingGoldenTest {
   void twoDimensionalEncodingIsInCOrderOfInnerChunks(BufferAllocator allocator) {
     MemoryStore store = new MemoryStore();
     ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.UINT8, 2, 4).chunks(2, 4)
-        .codecs(List.of(ShardingCodec.metadata(new int[] {2, 2}, List.of(bytesLe()), ShardingCodec.defaultIndexCodecs(), IndexLocation.END))));
+        .codecs(List.of(ArraySpec.shardingIndexed(new int[] {2, 2}, List.of(bytesLe())))));
     try (UInt1Vector data = new UInt1Vector("x", allocator)) {
       data.allocateNew(8);
       for (int i = 0; i < 8; i++) {
@@ -191,8 +191,7 @@ class ShardingGoldenTest {
   @Test
   void metadataRoundTrips() {
     MemoryStore store = new MemoryStore();
-    NamedConfig codec = ShardingCodec.metadata(new int[] {2, 3}, List.of(bytesLe(), ArraySpec.zstd(3)),
-        ShardingCodec.defaultIndexCodecs(), IndexLocation.START);
+    NamedConfig codec = ArraySpec.shardingIndexed(new int[] {2, 3}, List.of(bytesLe(), ArraySpec.zstd(3)), ArraySpec.defaultIndexCodecs(), "start");
     ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.UINT16, 4, 6).chunks(4, 6).codecs(List.of(codec)));
     String json = new String(toBytes(store.get("a/zarr.json").orElseThrow()), StandardCharsets.UTF_8);
     assertFalse(json.isEmpty());

@@ -45,7 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ShardingZarritaTest {
   @TempDir Path dir;
 
-  static final NamedConfig BYTES = ShardingCodec.defaultIndexCodecs().get(0);
+  static final NamedConfig BYTES = ArraySpec.defaultIndexCodecs().get(0);
   static final NamedConfig BYTES_BIG = NamedConfig.of("bytes", JsonNodeFactory.instance.objectNode().put("endian", "big"));
 
   record Case(String path, FixedType type, long[] shape, int[] shard, int[] inner, List<NamedConfig> codecs) {}
@@ -70,7 +70,7 @@ class ShardingZarritaTest {
     Map<String, ArrayNode> expected = new LinkedHashMap<>();
     for (Case c : cases()) {
       ZarrArray array = Zarr.createArray(store, c.path(), ArraySpec.of(c.type(), c.shape()).chunks(c.shard())
-          .codecs(List.of(ShardingCodec.metadata(c.inner(), c.codecs(), ShardingCodec.defaultIndexCodecs(), IndexLocation.END))));
+          .codecs(List.of(ArraySpec.shardingIndexed(c.inner(), c.codecs()))));
       expected.put(c.path(), write(array, c, random, allocator));
       // The last shard along dimension 0 is never written (a missing shard reads as fill).
       assertTrue(store.list(c.path() + "/c/").size() < array.chunks().size(), c.path() + " has a missing shard");

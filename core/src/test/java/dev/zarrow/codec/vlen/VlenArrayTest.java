@@ -3,7 +3,6 @@ package dev.zarrow.codec.vlen;
 import static dev.zarrow.codec.vlen.VlenTesting.hex;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,7 +20,6 @@ import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.store.ByteRange;
 import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.store.MemoryStore;
-import dev.zarrow.store.Store;
 import dev.zarrow.store.WritableStore;
 import dev.zarrow.testing.AllocatorExtension;
 import dev.zarrow.testing.Boxes;

@@ -57,7 +57,7 @@ final class VlenTesting {
 
   static CodecPipeline pipeline(String codecsJson, VarLenType type, CodecOptions options, int... shape) {
     var context = Registry.defaults().context(options);
-    return CodecPipeline.of(context.codecs(codecs(codecsJson)), new ChunkSpec(shape, type, type.defaultFill()), options);
+    return CodecPipeline.of(context.codecs(codecs(codecsJson)), new ChunkSpec(shape, type, type.defaultFill()), context);
   }
 
   static CodecPipeline pipeline(String codecsJson, VarLenType type, int... shape) {

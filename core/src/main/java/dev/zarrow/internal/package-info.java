@@ -1,0 +1,8 @@
+/**
+ * Small helpers with no API promise: running tasks on an executor without deadlocking when called from
+ * one of its own tasks ({@link dev.zarrow.internal.WorkSharing}) and fast UTF-8 validation. Not exported
+ * by the module.
+ *
+ * <p>Layer: just above {@code error}; imports no other zarrow package.
+ */
+package dev.zarrow.internal;

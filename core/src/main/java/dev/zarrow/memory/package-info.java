@@ -1,0 +1,9 @@
+/**
+ * Raw memory under Arrow vectors ({@link dev.zarrow.memory.Buffers}): wrapping a decoded {@code
+ * ByteBuffer} as an {@code ArrowBuf} without a copy where it may be (a writable direct buffer the
+ * caller owns), copying where it may not, unzeroed allocation, fills and comparisons by pattern, offsets
+ * checks by address, and the named child allocators that temporaries come from.
+ *
+ * <p>Layer: above {@code error}; knows no Zarr concept.
+ */
+package dev.zarrow.memory;
