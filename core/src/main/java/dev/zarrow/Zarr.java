@@ -90,9 +90,9 @@ public final class Zarr {
   }
 
   /**
-   * Creates the array {@code path}, replacing whatever node was there (its chunks are deleted) and
-   * creating missing parent groups. The metadata is checked (data type, codecs) before anything is
-   * written.
+   * Creates the array {@code path} (of no stored chunks: every element the fill value), replacing
+   * whatever node was there and creating missing parent groups. The metadata is checked (data type,
+   * codecs) before anything is written; the old node is replaced whole, as {@link NodeWriter} does.
    */
   public static ZarrArray createArray(WritableStore store, String path, ArraySpec spec, ZarrOptions options) {
     return createArray(store, path, spec.toMetadata(), options);
@@ -100,11 +100,10 @@ public final class Zarr {
 
   public static ZarrArray createArray(WritableStore store, String path, ArrayMetadata metadata, ZarrOptions options) {
     String p = ZarrNode.normalize(path);
-    ZarrArray array = ZarrArray.of(store, p, metadata, options);
-    createParents(store, p, options);
-    store.deletePrefix(p.isEmpty() ? "" : p + "/");
-    array.writeMetadata();
-    return array;
+    ZarrArray.of(store, p, metadata, options); // checked before anything changes
+    try (NodeWriter writer = NodeWriter.begin(store, p, options)) {
+      return (ZarrArray) writer.commit(writer.array("", metadata));
+    }
   }
 
   public static ZarrGroup createGroup(WritableStore store, String path) {
@@ -122,12 +121,13 @@ public final class Zarr {
     if (existing.isPresent()) {
       throw new ZarrException("cannot create group '" + p + "': an array is there");
     }
+    NodeWriter.dropIncomplete(store, p);
     ZarrGroup group = new ZarrGroup(store, p, GroupMetadata.empty(), options);
     group.writeMetadata();
     return group;
   }
 
-  private static void createParents(WritableStore store, String path, ZarrOptions options) {
+  static void createParents(WritableStore store, String path, ZarrOptions options) {
     int slash = path.lastIndexOf('/');
     String parent = path.isEmpty() ? null : slash < 0 ? "" : path.substring(0, slash);
     if (parent != null && !store.exists(ZarrNode.metadataKey(parent))) {

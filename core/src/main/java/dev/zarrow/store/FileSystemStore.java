@@ -30,12 +30,12 @@ import java.util.concurrent.ThreadLocalRandom;
  * the file open, so all its ranges come from one version of the value. Writes go
  * to a temporary file in the target directory that is then atomically renamed over the key, so a
  * crash (even {@code kill -9}) leaves the old value or the new one, never a torn one. Temporary files
- * are named {@code .*.zarrow-tmp} and never listed. Writes refuse to follow a symbolic link out of the
- * root. {@link #lock} is shared by every instance opened on one directory in this process, so partial
+ * are named {@code .*.zarrow-tmp} and never listed, nor is anything in a directory so named (a node
+ * being written beside the one it replaces). {@link #rename} is a directory rename, so a whole node is
+ * swapped in one atomic step. Writes refuse to follow a symbolic link out of the root. {@link #lock} is shared by every instance opened on one directory in this process, so partial
  * writes through different instances still take turns.
  */
 public final class FileSystemStore implements WritableStore {
-  private static final String TMP_SUFFIX = ".zarrow-tmp";
 
   private final Path root;
   private final Path realRoot;
@@ -168,6 +168,11 @@ public final class FileSystemStore implements WritableStore {
           dir,
           new SimpleFileVisitor<>() {
             @Override
+            public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
+              return !d.equals(dir) && isTemporary(d) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+            }
+
+            @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
               if (attrs.isRegularFile() && !isTemporary(file)) {
                 String key = toKey(file);
@@ -200,12 +205,14 @@ public final class FileSystemStore implements WritableStore {
     Path dir = prefix.isEmpty() ? root : root.resolve(prefix);
     List<String> keys = new ArrayList<>();
     TreeSet<String> prefixes = new TreeSet<>();
+    TreeSet<String> temporaries = new TreeSet<>();
     if (!Files.isDirectory(dir)) {
       return new Listing(keys, List.of());
     }
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path entry : entries) {
         if (isTemporary(entry)) {
+          temporaries.add(prefix + entry.getFileName());
           continue;
         }
         String name = entry.getFileName().toString();
@@ -219,7 +226,7 @@ public final class FileSystemStore implements WritableStore {
       throw failure("list", prefix, e);
     }
     Collections.sort(keys);
-    return new Listing(keys, new ArrayList<>(prefixes));
+    return new Listing(keys, new ArrayList<>(prefixes), new ArrayList<>(temporaries));
   }
 
   @Override
@@ -235,7 +242,7 @@ public final class FileSystemStore implements WritableStore {
       if (Files.isSymbolicLink(target)) {
         throw new StoreException("refusing to write key " + key + ": it is a symbolic link in " + describe());
       }
-      tmp = dir.resolve("." + target.getFileName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + TMP_SUFFIX);
+      tmp = dir.resolve("." + target.getFileName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + Keys.TEMPORARY_SUFFIX);
       try (FileChannel channel =
           FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW)) {
         ByteBuffer bytes = value.duplicate();
@@ -280,6 +287,101 @@ public final class FileSystemStore implements WritableStore {
     }
   }
 
+  /**
+   * Removes the directory a prefix ending with {@code /} names, whole: its files, temporary ones too,
+   * and its directories, so that no empty directory stays behind. Other prefixes go key by key.
+   */
+  @Override
+  public void deletePrefix(String prefix) {
+    if (!prefix.endsWith("/") || prefix.length() < 2) {
+      WritableStore.super.deletePrefix(prefix);
+      return;
+    }
+    String key = prefix.substring(0, prefix.length() - 1);
+    Path dir = path(key);
+    try {
+      if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+        return;
+      }
+      checkInsideRoot(key, dir.getParent());
+      deleteTree(dir);
+    } catch (IOException e) {
+      throw failure("delete", prefix, e);
+    }
+  }
+
+  /** Deletes {@code dir} and everything in it; symbolic links are removed, never followed. */
+  private static void deleteTree(Path dir) throws IOException {
+    Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+        Files.deleteIfExists(file);
+        return FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+        if (e instanceof NoSuchFileException) {
+          return FileVisitResult.CONTINUE;
+        }
+        throw e;
+      }
+
+      @Override
+      public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+        if (e != null && !(e instanceof NoSuchFileException)) {
+          throw e;
+        }
+        Files.deleteIfExists(d);
+        return FileVisitResult.CONTINUE;
+      }
+    });
+  }
+
+  @Override
+  public boolean canRename() {
+    return true;
+  }
+
+  /**
+   * One directory rename: {@code ROOT/from} becomes {@code ROOT/to}. Directories left empty at {@code to}
+   * are removed first; a file there is a {@link StoreException}.
+   */
+  @Override
+  public void rename(String from, String to) {
+    Path source = path(from);
+    Path target = path(to);
+    try {
+      if (!Files.isDirectory(source, LinkOption.NOFOLLOW_LINKS)) {
+        return;
+      }
+      checkInsideRoot(from, source.getParent());
+      Path parent = target.getParent();
+      checkInsideRoot(to, existingAncestor(parent));
+      Files.createDirectories(parent);
+      checkInsideRoot(to, parent);
+      if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+        if (!holdsNoFile(target)) {
+          throw new StoreException("cannot rename " + from + " to " + to + " in " + describe() + ": " + to + " holds keys");
+        }
+        deleteTree(target);
+      }
+      Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new StoreException("cannot rename " + from + " to " + to + " in " + describe() + ": " + e, e);
+    }
+  }
+
+  /** Whether {@code path} is a directory tree of directories only. */
+  private static boolean holdsNoFile(Path path) throws IOException {
+    if (!Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+      return false;
+    }
+    try (var walk = Files.walk(path)) {
+      return walk.allMatch(p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS));
+    }
+  }
+
   /** Refuses a write of {@code key} whose directory {@code dir} (which exists) resolves outside the root. */
   private void checkInsideRoot(String key, Path dir) throws IOException {
     if (!dir.toRealPath().startsWith(realRoot)) {
@@ -298,8 +400,7 @@ public final class FileSystemStore implements WritableStore {
   }
 
   private static boolean isTemporary(Path file) {
-    String name = file.getFileName().toString();
-    return name.startsWith(".") && name.endsWith(TMP_SUFFIX);
+    return Keys.isTemporary(file.getFileName().toString());
   }
 
   private String toKey(Path file) {

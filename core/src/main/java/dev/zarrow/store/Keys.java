@@ -43,6 +43,28 @@ public final class Keys {
     return prefix;
   }
 
+  /**
+   * The end of every temporary name: a value being written, a node being written beside the one it
+   * replaces, or an old node set aside while the new one takes its place. Stores that rename leave
+   * such names ({@code .NAME....zarrow-tmp}, see {@link #isTemporary}) out of their listings.
+   */
+  public static final String TEMPORARY_SUFFIX = ".zarrow-tmp";
+
+  /** Whether the last segment {@code name} of a key is a temporary one: {@code .} first, {@link #TEMPORARY_SUFFIX} last. */
+  public static boolean isTemporary(String name) {
+    return name.length() > 1 + TEMPORARY_SUFFIX.length() && name.startsWith(".") && name.endsWith(TEMPORARY_SUFFIX);
+  }
+
+  /**
+   * The temporary sibling of the node path {@code path} (non-empty) that a writer tags {@code tag}:
+   * {@code PARENT/.NAME.TAG.zarrow-tmp}.
+   */
+  public static String temporarySibling(String path, String tag) {
+    check(path);
+    int slash = path.lastIndexOf('/');
+    return path.substring(0, slash + 1) + "." + path.substring(slash + 1) + "." + tag + TEMPORARY_SUFFIX;
+  }
+
   static String printable(String key) {
     StringBuilder out = new StringBuilder();
     for (int i = 0; i < key.length(); i++) {

@@ -50,11 +50,22 @@ public interface Store extends AutoCloseable {
    */
   Listing listDir(String prefix);
 
-  /** The result of {@link #listDir}: keys and child prefixes, both relative to nothing (full keys). */
-  record Listing(List<String> keys, List<String> prefixes) {
+  /**
+   * The result of {@link #listDir}: keys and child prefixes, both full keys, and the temporary names
+   * ({@link Keys#isTemporary}, full keys without a trailing {@code /}) that the other two leave out: what
+   * writes still running or interrupted left there, for {@code check} to report. Stores that hide
+   * nothing list no temporaries.
+   */
+  record Listing(List<String> keys, List<String> prefixes, List<String> temporaries) {
     public Listing {
       keys = List.copyOf(keys);
       prefixes = List.copyOf(prefixes);
+      temporaries = List.copyOf(temporaries);
+    }
+
+    /** A listing without temporary names. */
+    public Listing(List<String> keys, List<String> prefixes) {
+      this(keys, prefixes, List.of());
     }
   }
 

@@ -1,16 +1,12 @@
 package dev.zarrow.table;
 
+import dev.zarrow.NodeWriter;
 import dev.zarrow.ZarrArray;
-import dev.zarrow.ZarrGroup;
-import dev.zarrow.ZarrNode;
 import dev.zarrow.vector.Gather;
 import dev.zarrow.dtype.ArrowDataType;
 import dev.zarrow.dtype.DataType;
 import dev.zarrow.internal.WorkSharing;
 import dev.zarrow.metadata.ArrayMetadata;
-import dev.zarrow.metadata.Json;
-import dev.zarrow.store.WritableStore;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -22,14 +18,14 @@ import org.apache.arrow.vector.types.pojo.Field;
  * Appends the values of one column to its 1-D array, a write unit (a chunk, or a shard when sharded)
  * at a time: rows wait in a small buffer until they fill a unit, so that every unit is encoded once,
  * whole, never read back and merged; only the last, partial unit is written at {@link #finish}.
- * Units that arrive together are encoded in parallel. Not thread-safe.
+ * Units that arrive together are encoded in parallel. The array's metadata is kept in memory as it
+ * grows and written once, by {@link #finish}, after its last chunk. Not thread-safe.
  *
  * <p>A column of a native data type that meets a null is converted to the {@code arrow} data type
- * first: the array's metadata is replaced and every stored chunk re-encoded (native types hold no
- * nulls).
+ * first: every stored chunk is re-encoded (native types hold no nulls).
  */
 final class ColumnWriter implements AutoCloseable {
-  private final ZarrGroup group;
+  private final NodeWriter write;
   private final String node;
   private final Field stored;
   private final TableOptions options;
@@ -41,15 +37,15 @@ final class ColumnWriter implements AutoCloseable {
   private final List<FieldVector> pending = new ArrayList<>();
   private int pendingRows;
 
-  /** Creates (replacing) the column's array, of no rows, in {@code group}. */
-  ColumnWriter(ZarrGroup group, String node, Field stored, DataType type, TableOptions options, BufferAllocator allocator) {
-    this.group = group;
+  /** The column's array {@code node}, of no rows, in the table {@code write} writes (nothing written yet). */
+  ColumnWriter(NodeWriter write, String node, Field stored, DataType type, TableOptions options, BufferAllocator allocator) {
+    this.write = write;
     this.node = node;
     this.stored = stored;
     this.options = options;
     this.allocator = allocator;
     this.unit = options.writeRows();
-    this.array = group.createArray(node, ColumnTypes.spec(type, 0, options));
+    this.array = write.array(node, ColumnTypes.spec(type, 0, options).toMetadata());
   }
 
   ZarrArray array() {
@@ -93,7 +89,7 @@ final class ColumnWriter implements AutoCloseable {
       return;
     }
     long first = written / unit;
-    array = array.resize(written + (long) units.size() * unit);
+    array = resized(written + (long) units.size() * unit);
     Field field = units.get(0).get(0).source().getField();
     ZarrArray target = array;
     WorkSharing.forEachIndex(units.size(), i -> {
@@ -110,33 +106,37 @@ final class ColumnWriter implements AutoCloseable {
     written += (long) units.size() * unit;
   }
 
-  /** Writes the rows still buffered (the last, partial unit). */
+  /** The array grown to {@code rows} rows (nothing written: its metadata waits for {@link #finish}). */
+  private ZarrArray resized(long rows) {
+    return write.array(node, array.metadata().withShape(new long[] {rows}));
+  }
+
+  /** Writes the rows still buffered (the last, partial unit), then the array's metadata. */
   void finish() {
-    if (pendingRows == 0) {
-      return;
+    if (pendingRows > 0) {
+      List<Gather.Run> runs = new ArrayList<>();
+      pending.forEach(p -> runs.add(Gather.Run.of(p)));
+      try (FieldVector rest = Gather.gather(pending.get(0).getField(), runs, allocator)) {
+        array = resized(written + pendingRows);
+        array.write(written, rest); // a whole edge unit: encoded from the fill value, nothing read back
+      }
+      written += pendingRows;
+      clearPending();
     }
-    List<Gather.Run> runs = new ArrayList<>();
-    pending.forEach(p -> runs.add(Gather.Run.of(p)));
-    try (FieldVector rest = Gather.gather(pending.get(0).getField(), runs, allocator)) {
-      array = array.resize(written + pendingRows);
-      array.write(written, rest); // a whole edge unit: encoded from the fill value, nothing read back
-    }
-    written += pendingRows;
-    clearPending();
+    write.claim(array);
   }
 
   /**
-   * Replaces the native data type of the array by {@code arrow} of the stored field: new metadata
-   * (same grid, same fill value), then every stored chunk decoded with the old array and encoded
-   * with the new one, in place. Missing chunks keep reading as the same fill value.
+   * Replaces the native data type of the array by {@code arrow} of the stored field (same grid, same
+   * fill value): every stored chunk decoded with the old array and encoded with the new one, in
+   * place. Missing chunks keep reading as the same fill value.
    */
   private void convertToArrowType() {
     ZarrArray old = array;
     ArrayMetadata metadata = ColumnTypes.spec(ArrowDataType.of(stored), written, options)
         .fillValue(old.metadata().fillValue())
         .toMetadata();
-    ((WritableStore) old.store()).set(ZarrNode.metadataKey(old.path()), ByteBuffer.wrap(Json.pretty(metadata.toJson())));
-    ZarrArray converted = group.array(node);
+    ZarrArray converted = write.array(node, metadata);
     WorkSharing.forEach(old.chunks(), coords -> {
       Optional<FieldVector> chunk = old.decodeChunk(coords, allocator);
       if (chunk.isPresent()) {

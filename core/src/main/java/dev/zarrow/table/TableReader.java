@@ -1,6 +1,7 @@
 package dev.zarrow.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.error.MetadataException;
 import dev.zarrow.error.NoSuchNodeException;
 import dev.zarrow.ZarrArray;
@@ -16,16 +17,19 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * A group as a stream of Arrow record batches.
+ * A group as a stream of Arrow record batches. Only a group that claims to hold a table is read as
+ * one ({@link #holdsTable}); any other group is refused, so that a group a write left unfinished
+ * never reads as an empty or partial table.
  *
  * <p>With a {@code zarrow_table} attribute ({@link TableLayout}) the schema is exactly the stored one:
  * names (duplicates too), types, nullability, field and schema metadata, dictionary encodings, and
- * column order; each column reads from its node. Without one, the columns are the group's child
- * arrays of rank >= 1, all of one length (anything else is a {@link MetadataException} naming the
- * lengths): in the order of an AnnData-style {@code column-order} attribute (a list of child names,
- * after the child its {@code _index} attribute names) when present, then the others in name order;
- * each named after its node, rank >= 2 arrays as {@code arrow.fixed_shape_tensor} columns (see
- * {@link ArrayReader}).
+ * column order; each column reads from its node. An AnnData dataframe (attribute {@code
+ * encoding-type: "dataframe"}), and any group read through {@link #ofAlignedArrays}, is a table of its
+ * <em>aligned arrays</em>: the group's child arrays of rank >= 1, all of one length (anything else is
+ * a {@link MetadataException} naming the lengths), in the order of its {@code column-order} attribute
+ * (a list of child names, after the child its {@code _index} attribute names) when present, then the
+ * others in name order; each named after its node, rank >= 2 arrays as {@code
+ * arrow.fixed_shape_tensor} columns (see {@link ArrayReader}).
  *
  * <p>Batches of {@code batchRows} rows, or by default the chunk rows of the first column.
  *
@@ -34,8 +38,21 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * the batches decoded ahead.
  */
 public final class TableReader extends ColumnsReader {
+  /** The attribute with which AnnData marks a group as a dataframe. */
+  private static final String ENCODING_TYPE = "encoding-type";
+
   private TableReader(BufferAllocator allocator, ZarrGroup group, Selection selection, int batchRows) {
     super(allocator, selection.columns(), selection.metadata(), batchRows, group.options().executor(), "group '" + group.path() + "'");
+  }
+
+  /**
+   * Whether {@code group} claims to hold a table: a {@code zarrow_table} attribute (written last, so
+   * only by a complete write), or AnnData's {@code encoding-type: "dataframe"}.
+   */
+  public static boolean holdsTable(ZarrGroup group) {
+    ObjectNode attributes = group.attributes();
+    JsonNode encoding = attributes.get(ENCODING_TYPE);
+    return attributes.has(TableLayout.ATTRIBUTE) || (encoding != null && "dataframe".equals(encoding.asText()));
   }
 
   /**
@@ -54,15 +71,29 @@ public final class TableReader extends ColumnsReader {
    * closes it.
    */
   public static TableReader of(ZarrGroup group, BufferAllocator allocator, List<String> columns, int batchRows) {
-    return new TableReader(allocator, group, select(group, columns), batchRows);
+    if (!holdsTable(group)) {
+      throw new NoSuchNodeException("group '" + group.path() + "' in " + group.store().describe() + " holds no table: it has no "
+          + TableLayout.ATTRIBUTE + " attribute (a table's write claims it last; an import that did not finish leaves"
+          + " none) and is no AnnData dataframe");
+    }
+    return new TableReader(allocator, group, select(group, columns, false), batchRows);
+  }
+
+  /**
+   * A reader of {@code group}'s aligned arrays as a table (see the class comment), whatever its
+   * attributes claim: for groups written by other tools. Arguments as for {@link #of(ZarrGroup,
+   * BufferAllocator, List, int)}; the caller owns the reader and closes it.
+   */
+  public static TableReader ofAlignedArrays(ZarrGroup group, BufferAllocator allocator, List<String> columns, int batchRows) {
+    return new TableReader(allocator, group, select(group, columns, true), batchRows);
   }
 
   private record Selection(List<Column> columns, Map<String, String> metadata) {}
 
-  private static Selection select(ZarrGroup group, List<String> names) {
+  private static Selection select(ZarrGroup group, List<String> names, boolean alignedArrays) {
     Optional<TableLayout> layout;
     try {
-      layout = TableLayout.fromAttributes(group.attributes());
+      layout = alignedArrays ? Optional.empty() : TableLayout.fromAttributes(group.attributes());
     } catch (dev.zarrow.error.ZarrException e) {
       throw e.withContext("group '" + group.path() + "'");
     }

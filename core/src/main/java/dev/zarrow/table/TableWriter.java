@@ -2,8 +2,13 @@ package dev.zarrow.table;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.error.CodecException;
+import dev.zarrow.error.StoreException;
 import dev.zarrow.error.ZarrException;
+import dev.zarrow.NodeWriter;
 import dev.zarrow.ZarrGroup;
+import dev.zarrow.ZarrNode;
+import dev.zarrow.ZarrOptions;
+import dev.zarrow.store.WritableStore;
 import dev.zarrow.memory.Buffers;
 import dev.zarrow.vector.Dictionaries;
 import dev.zarrow.metadata.FieldJson;
@@ -39,9 +44,11 @@ import org.apache.arrow.vector.util.DictionaryUtility;
  *
  * <p>Batches are appended as they come; each column buffers rows until they fill a chunk (a shard
  * when sharded), so every chunk is encoded once, whole, and chunks and columns are encoded in
- * parallel on the group's executor. Arrays grow as rows arrive. The attribute is written last, by
- * {@link #finish}, and any attribute of an earlier table is removed first: a write that stops half
- * way leaves no attribute claiming a complete table.
+ * parallel on the executor of the options. The table is written as {@link NodeWriter} writes a node:
+ * each column's {@code zarr.json} once its chunks are written, then the group with the attribute,
+ * last, by {@link #finish}, which swaps the new table in for the node that was at its path, whole
+ * (no column of an earlier table stays). A write that fails or stops half way leaves the old node
+ * (on stores that rename) or no node (elsewhere), never a partial table.
  *
  * <pre>{@code
  * try (TableWriter writer = TableWriter.create(group, schema, TableOptions.defaults(), allocator)) {
@@ -50,34 +57,60 @@ import org.apache.arrow.vector.util.DictionaryUtility;
  * }
  * }</pre>
  *
- * <p>Not thread-safe. Closing without {@link #finish} abandons the table (buffered rows are
- * dropped, the arrays stay as far as written, no attribute is written).
+ * <p>Not thread-safe. Closing without {@link #finish} abandons the table: buffered rows are dropped
+ * and what was written is removed.
  */
 public final class TableWriter implements AutoCloseable {
-  private final ZarrGroup group;
+  private final NodeWriter write;
+  private final ObjectNode attributes;
   private final TableLayout layout;
+  private final ZarrOptions zarrOptions;
   private final BufferAllocator allocator;
   private final List<ColumnWriter> columns = new ArrayList<>();
   private long rows;
   private boolean finished;
 
-  private TableWriter(ZarrGroup group, TableLayout layout, BufferAllocator allocator) {
-    this.group = group;
+  private TableWriter(NodeWriter write, ObjectNode attributes, TableLayout layout, ZarrOptions zarrOptions, BufferAllocator allocator) {
+    this.write = write;
+    this.attributes = attributes;
     this.layout = layout;
+    this.zarrOptions = zarrOptions;
     this.allocator = allocator;
   }
 
   /**
-   * Starts a table of {@code schema} in {@code group}: checks every field, removes the group's
-   * {@code zarrow_table} attribute (other attributes are kept) and creates (replacing) an empty array
-   * per column.
+   * Starts a table of {@code schema} that replaces {@code group} when {@link #finish}ed, keeping the
+   * group's attributes other than {@code zarrow_table}; see {@link #create(WritableStore, String,
+   * ZarrOptions, Schema, TableOptions, BufferAllocator)}.
+   */
+  public static TableWriter create(ZarrGroup group, Schema schema, TableOptions options, BufferAllocator allocator) {
+    if (!(group.store() instanceof WritableStore store)) {
+      throw new StoreException("group '" + group.path() + "': " + group.store().describe() + " is read-only");
+    }
+    ObjectNode attributes = group.attributes();
+    attributes.remove(TableLayout.ATTRIBUTE);
+    return create(store, group.path(), group.options(), attributes, schema, options, allocator);
+  }
+
+  /**
+   * Starts a table of {@code schema} at {@code path}: checks every field, then begins the write ({@link
+   * NodeWriter#begin}: on stores without rename the node at {@code path} is removed now). The group
+   * it writes has only the {@code zarrow_table} attribute.
    *
    * @param schema the table's schema in the stored (IPC, JSON-integration) form: a
    *     dictionary-encoded field has its value type and {@link Field#getDictionary()}; see {@link
    *     #storedSchema}
+   * @param zarrOptions how the arrays are made and where chunks are encoded
    * @param allocator where buffered rows live (in a child allocator closed by {@link #close})
    */
-  public static TableWriter create(ZarrGroup group, Schema schema, TableOptions options, BufferAllocator allocator) {
+  public static TableWriter create(WritableStore store, String path, ZarrOptions zarrOptions, Schema schema,
+      TableOptions options, BufferAllocator allocator) {
+    return create(store, path, zarrOptions, com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode(),
+        schema, options, allocator);
+  }
+
+  private static TableWriter create(WritableStore store, String path, ZarrOptions zarrOptions, ObjectNode attributes,
+      Schema schema, TableOptions options, BufferAllocator allocator) {
     TableLayout layout = TableLayout.forSchema(schema);
     FieldJson.writeSchema(schema); // refuses what the attribute could not hold, before anything is written
     List<DataType> types = new ArrayList<>();
@@ -88,12 +121,18 @@ public final class TableWriter implements AutoCloseable {
         throw e.withContext("column '" + field.getName() + "'");
       }
     }
-    ObjectNode attributes = group.attributes();
-    ZarrGroup target = attributes.remove(TableLayout.ATTRIBUTE) != null ? group.withAttributes(attributes) : group;
-    TableWriter writer = new TableWriter(target, layout, allocator.newChildAllocator("TableWriter", 0, Long.MAX_VALUE));
+    NodeWriter write = NodeWriter.begin(store, path, zarrOptions);
+    TableWriter writer;
+    try {
+      writer = new TableWriter(write, attributes, layout, zarrOptions,
+          allocator.newChildAllocator("TableWriter", 0, Long.MAX_VALUE));
+    } catch (RuntimeException e) {
+      write.close();
+      throw e;
+    }
     try {
       for (int i = 0; i < types.size(); i++) {
-        writer.columns.add(new ColumnWriter(target, layout.nodes().get(i), schema.getFields().get(i), types.get(i),
+        writer.columns.add(new ColumnWriter(write, layout.nodes().get(i), schema.getFields().get(i), types.get(i),
             options, writer.allocator));
       }
       return writer;
@@ -169,9 +208,9 @@ public final class TableWriter implements AutoCloseable {
           columns.get(i).append(vectors.get(i));
         }
       } catch (ZarrException e) {
-        throw e.withContext("column '" + stored.getName() + "' (array '" + columns.get(i).array().path() + "')");
+        throw e.withContext("column '" + stored.getName() + "' (array '" + ZarrNode.join(write.path(), layout.nodes().get(i)) + "')");
       }
-    }, group.options().executor());
+    }, zarrOptions.executor());
     rows += n;
   }
 
@@ -188,24 +227,30 @@ public final class TableWriter implements AutoCloseable {
   }
 
   /**
-   * Writes the rows still buffered, then the {@code zarrow_table} attribute (keeping the group's
-   * other attributes). Returns the updated group.
+   * Writes the rows still buffered and each column's metadata, then the group with the {@code
+   * zarrow_table} attribute, and swaps the table in at its path. Returns the table's group.
    */
   public ZarrGroup finish() {
     if (finished) {
       throw new IllegalStateException("the table is finished");
     }
-    WorkSharing.forEach(columns, ColumnWriter::finish, group.options().executor());
     finished = true;
-    ZarrGroup current = group.group("");
-    return current.withAttributes(layout.into(current.attributes()));
+    WorkSharing.forEach(columns, ColumnWriter::finish, zarrOptions.executor());
+    return (ZarrGroup) write.commit(write.group("", layout.into(attributes)));
   }
 
-  /** Drops buffered rows and releases the writer's memory; without {@link #finish} no table is claimed. */
+  /**
+   * Drops buffered rows and releases the writer's memory; without {@link #finish} (or when it failed)
+   * removes what was written: no table is claimed.
+   */
   @Override
   public void close() {
-    columns.forEach(ColumnWriter::close);
-    allocator.close();
+    try {
+      columns.forEach(ColumnWriter::close);
+      allocator.close();
+    } finally {
+      write.close();
+    }
   }
 
   /**

@@ -5,8 +5,10 @@
  * {@link dev.zarrow.table.TableLayout} is its on-disk description (the group attribute {@code
  * zarrow_table}: the original Arrow schema in the JSON-integration spelling and the child node
  * that holds each field), so that the exact schema (names, including duplicates and names that are
- * not valid node names, types, nullability, metadata, dictionaries) comes back on export. A group
- * without that attribute still reads as a table of its aligned 1-D arrays.
+ * not valid node names, types, nullability, metadata, dictionaries) comes back on export. The
+ * attribute is written last, so it is the claim that the table is complete: a group without it is
+ * not read as a table, except an AnnData dataframe or on request ({@code
+ * TableReader.ofAlignedArrays}), as its aligned arrays.
  *
  * <p>{@link dev.zarrow.table.TableWriter} writes a table ({@link dev.zarrow.table.TableOptions}
  * says how): native Zarr data types where a column allows, the {@code arrow} data type otherwise.

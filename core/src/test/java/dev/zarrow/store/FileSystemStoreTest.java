@@ -99,14 +99,60 @@ class FileSystemStoreTest extends StoreContract {
   }
 
   @Test
+  void aTemporaryDirectoryIsListedOnlyWhenNamed() throws IOException {
+    store.set("g/a/c/0", bytes("old"));
+    store.set("g/.a.new.zarrow-tmp/c/0", bytes("new"));
+    assertEquals(List.of("g/a/c/0"), store.list(""));
+    assertEquals(List.of("g/a/c/0"), store.list("g/"));
+    assertEquals(new Store.Listing(List.of(), List.of("g/a/"), List.of("g/.a.new.zarrow-tmp")), store.listDir("g/"));
+    assertEquals(List.of("g/.a.new.zarrow-tmp/c/0"), store.list("g/.a.new.zarrow-tmp/"));
+    // the swap of a node: the old one aside, the new one in its place, the old one gone with its directories
+    store.rename("g/a", "g/.a.old.zarrow-tmp");
+    store.rename("g/.a.new.zarrow-tmp", "g/a");
+    store.deletePrefix("g/.a.old.zarrow-tmp/");
+    assertEquals("new", text(store.get("g/a/c/0").orElseThrow()));
+    try (var left = Files.list(root().resolve("g"))) {
+      assertEquals(List.of("a"), left.map(p -> p.getFileName().toString()).toList());
+    }
+  }
+
+  @Test
+  void deletingAPrefixLeavesNoEmptyDirectory() throws IOException {
+    store.set("g/a/c/0/1", bytes("x"));
+    store.set("g/a/zarr.json", bytes("{}"));
+    Files.writeString(root().resolve("g/a/c/.1.ff.zarrow-tmp"), "torn");
+    store.set("g/b", bytes("kept"));
+    store.deletePrefix("g/a/");
+    assertFalse(Files.exists(root().resolve("g/a")));
+    assertEquals(List.of("g/b"), store.list(""));
+    store.set("x1", bytes("1"));
+    store.set("x2/k", bytes("2"));
+    store.deletePrefix("x"); // not a directory prefix: key by key
+    assertEquals(List.of("g/b"), store.list(""));
+  }
+
+  @Test
+  void renameRefusesToLeaveTheRoot() throws IOException {
+    Path outside = Files.createDirectories(dir.resolve("outside"));
+    store.set("a/k", bytes("1"));
+    Files.createSymbolicLink(root().resolve("link"), outside);
+    assertThrows(StoreException.class, () -> store.rename("a", "link/a"));
+    try (var in = Files.list(outside)) {
+      assertEquals(0, in.count());
+    }
+    assertEquals(List.of("a/k"), store.list("a/"));
+  }
+
+  @Test
   void neverListsTemporaryFiles() throws IOException {
     store.set("a/k", bytes("1"));
     Files.writeString(root().resolve("a/.k.12ab.zarrow-tmp"), "torn");
     Files.writeString(root().resolve(".zarr.json.ff.zarrow-tmp"), "torn");
     assertEquals(List.of("a/k"), store.list(""));
     assertEquals(List.of("a/k"), store.list("a/"));
-    assertEquals(new Store.Listing(List.of("a/k"), List.of()), store.listDir("a/"));
-    assertEquals(new Store.Listing(List.of(), List.of("a/")), store.listDir(""));
+    // left out of keys and prefixes, but named as temporaries (for check to report)
+    assertEquals(new Store.Listing(List.of("a/k"), List.of(), List.of("a/.k.12ab.zarrow-tmp")), store.listDir("a/"));
+    assertEquals(new Store.Listing(List.of(), List.of("a/"), List.of(".zarr.json.ff.zarrow-tmp")), store.listDir(""));
     try (var files = Files.list(root().resolve("a"))) {
       assertEquals(2, files.count());
     }

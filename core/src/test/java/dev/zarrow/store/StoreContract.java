@@ -62,6 +62,24 @@ public abstract class StoreContract {
   }
 
   @Test
+  void renameMovesAPrefixInOneStepOrIsDeclined() {
+    if (!store.canRename()) {
+      assertThrows(UnsupportedOperationException.class, () -> store.rename("a", "b"));
+      return;
+    }
+    store.set("a/x", bytes("1"));
+    store.set("a/y/z", bytes("2"));
+    store.set("ab", bytes("3"));
+    store.rename("a", "b/c");
+    assertEquals(List.of("ab", "b/c/x", "b/c/y/z"), store.list(""));
+    assertEquals("2", text(store.get("b/c/y/z").orElseThrow()));
+    store.rename("nothing", "d"); // nothing below: no change
+    store.set("e/k", bytes("4"));
+    assertThrows(StoreException.class, () -> store.rename("b/c", "e"), "the target holds a key");
+    assertEquals(List.of("ab", "b/c/x", "b/c/y/z", "e/k"), store.list(""));
+  }
+
+  @Test
   void setThenGet() {
     store.set("a/b/c", bytes("hello"));
     ByteBuffer got = store.get("a/b/c").orElseThrow();

@@ -50,6 +50,10 @@ class ArrayReaderTest {
   private final MemoryStore store = new MemoryStore();
 
   private ZarrArray int32s(String path, int n, int chunk, BufferAllocator allocator) {
+    return int32s(store, path, n, chunk, allocator);
+  }
+
+  private static ZarrArray int32s(MemoryStore store, String path, int n, int chunk, BufferAllocator allocator) {
     ZarrArray array = Zarr.createArray(store, path, ArraySpec.of(FixedType.INT32, n).chunks(chunk)
         .compressors(List.of(ArraySpec.zstd(1), ArraySpec.crc32c())));
     try (IntVector v = new IntVector("v", allocator)) {
@@ -97,7 +101,7 @@ class ArrayReaderTest {
 
   @Test
   void schemaNamesTheColumnAfterTheArray(BufferAllocator allocator) throws Exception {
-    ZarrArray root = int32s("", 3, 2, allocator);
+    ZarrArray root = int32s(new MemoryStore(), "", 3, 2, allocator); // nothing nests in a root array
     ZarrArray named = int32s("g/temps", 3, 2, allocator);
     try (ArrayReader a = ArrayReader.of(root, allocator); ArrayReader b = ArrayReader.of(named, allocator)) {
       assertEquals("array", a.getVectorSchemaRoot().getSchema().getFields().get(0).getName());

@@ -215,26 +215,41 @@ class TableReaderTest {
   }
 
   @Test
-  void withoutALayoutAlignedArraysInNameOrderOrColumnOrder(BufferAllocator allocator) throws Exception {
+  void aGroupThatClaimsNoTableIsRefusedUnlessItsAlignedArraysAreAskedFor(BufferAllocator allocator) throws Exception {
     ZarrGroup group = Zarr.createGroup(store, "plain");
     ints(group, "y", 6, 4, allocator);
     words(group, "x", new Field("x", FieldType.nullable(ArrowType.Utf8.INSTANCE), List.of()),
         Arrays.copyOf(WORDS, 6), 2, allocator);
     group.createGroup("sub"); // not a column
-    try (ArrowReader reader = TableReader.of(group, allocator)) {
+    // What an import that never finished leaves looks just like this: not a table.
+    NoSuchNodeException refused = assertThrows(NoSuchNodeException.class, () -> TableReader.of(group, allocator));
+    assertTrue(refused.getMessage().contains("'plain'") && refused.getMessage().contains("holds no table"), refused.getMessage());
+    assertFalse(TableReader.holdsTable(group));
+    assertThrows(NoSuchNodeException.class, () -> TableReader.of(Zarr.createGroup(store, "empty"), allocator));
+    try (ArrowReader reader = TableReader.ofAlignedArrays(group, allocator, null, 0)) {
       assertEquals(List.of("x", "y"), reader.getVectorSchemaRoot().getSchema().getFields().stream().map(Field::getName).toList());
       assertEquals(List.of(Arrays.asList(Arrays.copyOf(WORDS, 6)), squares(6)), rows(reader));
     }
+    ints(group, "z", 5, 4, allocator);
+    MetadataException e = assertThrows(MetadataException.class, () -> TableReader.ofAlignedArrays(group, allocator, null, 0));
+    assertTrue(e.getMessage().contains("do not align") && e.getMessage().contains("'plain/z' has 5 rows"), e.getMessage());
+  }
+
+  @Test
+  void anAnnDataDataframeReadsAsItsAlignedArraysInColumnOrder(BufferAllocator allocator) throws Exception {
+    ZarrGroup group = Zarr.createGroup(store, "obs");
+    ints(group, "y", 6, 4, allocator);
+    words(group, "x", new Field("x", FieldType.nullable(ArrowType.Utf8.INSTANCE), List.of()),
+        Arrays.copyOf(WORDS, 6), 2, allocator);
     ObjectNode attrs = JsonNodeFactory.instance.objectNode();
+    attrs.put("encoding-type", "dataframe").put("encoding-version", "0.2.0");
     attrs.putArray("column-order").add("y").add("x");
-    ZarrGroup ordered = group.withAttributes(attrs);
-    try (ArrowReader reader = TableReader.of(ordered, allocator)) {
+    ZarrGroup dataframe = group.withAttributes(attrs);
+    assertTrue(TableReader.holdsTable(dataframe));
+    try (ArrowReader reader = TableReader.of(dataframe, allocator)) {
       assertEquals(List.of("y", "x"), reader.getVectorSchemaRoot().getSchema().getFields().stream().map(Field::getName).toList());
       assertEquals(List.of(4, 2), batchSizes(reader));
     }
-    ints(group, "z", 5, 4, allocator);
-    MetadataException e = assertThrows(MetadataException.class, () -> TableReader.of(group, allocator));
-    assertTrue(e.getMessage().contains("do not align") && e.getMessage().contains("'plain/z' has 5 rows"), e.getMessage());
   }
 
   private static List<Integer> batchSizes(ArrowReader reader) throws Exception {

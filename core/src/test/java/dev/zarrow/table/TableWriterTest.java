@@ -11,6 +11,7 @@ import dev.zarrow.error.UnsupportedExtensionException;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.ZarrGroup;
+import dev.zarrow.ZarrOptions;
 import dev.zarrow.NdVector;
 import dev.zarrow.store.MemoryStore;
 import dev.zarrow.testing.AllocatorExtension;
@@ -78,6 +79,23 @@ class TableWriterTest {
     return Zarr.createGroup(store, "t");
   }
 
+  /**
+   * The memory store cannot rename: a table is written in place, the group claimed last, so that
+   * while a write runs, and after one that failed or was abandoned, there is no node at all.
+   */
+  private void assertNoNode(String when) {
+    assertTrue(Zarr.tryOpen(store, "t", ZarrOptions.defaults()).isEmpty(), "no node at t " + when);
+    assertEquals(List.of(), memory.list("t/"), "nothing below t " + when);
+  }
+
+  /** While a write runs in place: chunks and the marker, but no metadata claims anything yet. */
+  private void assertUnclaimed(String when) {
+    assertTrue(Zarr.tryOpen(store, "t", ZarrOptions.defaults()).isEmpty(), "no node at t " + when);
+    List<String> keys = memory.list("t/");
+    assertTrue(keys.contains("t/" + dev.zarrow.NodeWriter.INCOMPLETE), keys.toString());
+    assertTrue(keys.stream().noneMatch(k -> k.endsWith("zarr.json")), "no column claimed " + when + ": " + keys);
+  }
+
   /** Writes {@code batches} (closing them) through the incremental API; returns the group and checks every value. */
   private ZarrGroup writeAndCheck(Schema schema, List<VectorSchemaRoot> batches, TableOptions options, BufferAllocator allocator) {
     List<List<FieldVector>> expected = new ArrayList<>();
@@ -88,7 +106,7 @@ class TableWriterTest {
           writer.append(b, null);
           expected.add(TableChecks.decodedColumns(b, schema, null, allocator));
         }
-        assertFalse(Zarr.openGroup(store, "t").attributes().has(TableLayout.ATTRIBUTE), "no attribute before finish");
+        assertUnclaimed("before finish");
         group = writer.finish();
         assertEquals(expected.stream().mapToLong(e -> e.isEmpty() ? 0 : e.get(0).getValueCount()).sum(), writer.rows());
       }
@@ -309,22 +327,21 @@ class TableWriterTest {
   }
 
   @Test
-  void otherAttributesAreKeptAndAnEarlierTableIsUnclaimedUntilFinished(BufferAllocator allocator) {
+  void otherAttributesAreKeptAndAnEarlierTableIsReplacedWhole(BufferAllocator allocator) {
     ObjectNode attributes = group().attributes();
     attributes.put("keep", 1);
-    try (VectorSchemaRoot first = ints(allocator, List.of("old"), 0, 3, i -> i)) {
+    try (VectorSchemaRoot first = ints(allocator, List.of("old", "other"), 0, 3, i -> i)) {
       TableWriter.write(group().withAttributes(attributes), first, TableOptions.defaults());
     }
     assertTrue(Zarr.openGroup(store, "t").attributes().has(TableLayout.ATTRIBUTE));
     try (VectorSchemaRoot second = ints(allocator, List.of("new"), 0, 5, i -> i * 2);
         TableWriter writer = TableWriter.create(Zarr.openGroup(store, "t"), second.getSchema(), TableOptions.defaults(), allocator)) {
       writer.append(second, null);
-      ObjectNode during = Zarr.openGroup(store, "t").attributes();
-      assertFalse(during.has(TableLayout.ATTRIBUTE), "a table being written is not claimed");
-      assertEquals(1, during.get("keep").asInt());
+      assertUnclaimed("while the new table is written");
       ZarrGroup done = writer.finish();
       assertEquals(1, done.attributes().get("keep").asInt());
       assertEquals(List.of("new"), TableLayout.fromAttributes(done.attributes()).orElseThrow().nodes());
+      assertEquals(List.of("new"), done.childNames(), "no column of the earlier table stays");
     }
   }
 
@@ -334,7 +351,7 @@ class TableWriterTest {
         TableWriter writer = TableWriter.create(group(), b.getSchema(), TableOptions.defaults().withChunkRows(4), allocator)) {
       writer.append(b, null);
     }
-    assertFalse(Zarr.openGroup(store, "t").attributes().has(TableLayout.ATTRIBUTE));
+    assertNoNode("after an abandoned write");
   }
 
   @Test
@@ -353,7 +370,7 @@ class TableWriterTest {
       CodecException e = assertThrows(CodecException.class, () -> TableWriter.write(group(), reader, TableOptions.defaults()));
       assertTrue(e.getMessage().startsWith("reading the Arrow source failed"), e.getMessage());
     }
-    assertFalse(Zarr.openGroup(store, "t").attributes().has(TableLayout.ATTRIBUTE));
+    assertNoNode("after a failed write");
   }
 
   @Test

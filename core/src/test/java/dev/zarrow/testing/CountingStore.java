@@ -122,6 +122,17 @@ public final class CountingStore implements WritableStore {
   }
 
   @Override
+  public boolean canRename() {
+    return delegate instanceof WritableStore w && w.canRename();
+  }
+
+  @Override
+  public void rename(String from, String to) {
+    writes.incrementAndGet();
+    writable().rename(from, to);
+  }
+
+  @Override
   public String describe() {
     return "counting " + delegate.describe();
   }

@@ -79,6 +79,16 @@ public final class RecordingStore implements WritableStore {
     inner.delete(key);
   }
 
+  @Override
+  public boolean canRename() {
+    return inner.canRename();
+  }
+
+  @Override
+  public void rename(String from, String to) {
+    inner.rename(from, to);
+  }
+
   public void clear() {
     returned.clear();
     reads.set(0);
