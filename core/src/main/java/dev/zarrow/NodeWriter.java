@@ -25,17 +25,19 @@ import java.util.Optional;
  * new one after it. Only a crash in the instant between the two renames leaves no node at the path;
  * the next write of the path moves the old one back.
  *
- * <p><b>Other stores</b> (object stores, archives, and the root of any store): in place. {@link #begin}
- * writes the marker key {@code PATH/__zarrow_incomplete} ({@link #INCOMPLETE}), removes the old
- * node's {@code zarr.json} (from then on there is no node) and everything else below the path; the new
+ * <p><b>Other stores</b> (object stores, archives, and the root of any store): in place. The first
+ * node made ({@link #array} or {@link #group}, once its metadata is checked) writes the marker key
+ * {@code PATH/__zarrow_incomplete} ({@link #INCOMPLETE}), removes the old node's {@code zarr.json}
+ * (from then on there is no node) and everything else below the path; the new
  * keys follow, each node's metadata after its content, the top node's {@code zarr.json} last, and then
  * the marker goes. Readers see the old node until the write begins, no node while it runs (a reader
  * that opened the old node before may read a mix of old and new chunks), and the new node once it is
  * committed.
  *
  * <p>{@link #begin} first removes what an interrupted write of the same path left: a node being
- * written, an old node set aside (moved back when nothing took its place), keys below a marker. {@link
- * #close} without {@link #commit} does the same for this write.
+ * written, an old node set aside (moved back when nothing took its place); keys below a marker go
+ * with the old node when the write in place starts. {@link #close} without {@link #commit} removes
+ * what this write wrote.
  *
  * <pre>{@code
  * try (NodeWriter writer = NodeWriter.begin(store, "temps", options)) {
@@ -62,6 +64,7 @@ public final class NodeWriter implements AutoCloseable {
   private final ZarrOptions options;
   private final boolean renaming;
   private final String writePath;
+  private boolean started;
   private boolean finished;
 
   private NodeWriter(WritableStore store, String path, ZarrOptions options, boolean renaming) {
@@ -74,8 +77,8 @@ public final class NodeWriter implements AutoCloseable {
 
   /**
    * Starts writing the node at {@code path}, replacing whatever node is there when {@link #commit}
-   * succeeds (on stores without rename and at the root: from now on). Removes what an interrupted
-   * write of the path left. A path below an array is refused: nodes do not nest in arrays.
+   * succeeds (on stores without rename and at the root: from the first node made). Removes what an
+   * interrupted write of the path left. A path below an array is refused: nodes do not nest in arrays.
    */
   public static NodeWriter begin(WritableStore store, String path, ZarrOptions options) {
     String p = ZarrNode.normalize(path);
@@ -83,12 +86,21 @@ public final class NodeWriter implements AutoCloseable {
     NodeWriter writer = new NodeWriter(store, p, options, !p.isEmpty() && store.canRename());
     if (writer.renaming) {
       writer.recover();
-    } else {
-      store.set(marker(p), ByteBuffer.wrap(MARKER));
-      store.delete(ZarrNode.metadataKey(p)); // the old node is gone from here on
-      writer.clearBelow();
     }
     return writer;
+  }
+
+  /** In place, before the first key is written: the marker, then the old node goes. */
+  private void start() {
+    if (started) {
+      return;
+    }
+    started = true;
+    if (!renaming) {
+      store.set(marker(path), ByteBuffer.wrap(MARKER));
+      store.delete(ZarrNode.metadataKey(path)); // the old node is gone from here on
+      clearBelow();
+    }
   }
 
   private static void refuseArrayAbove(Store store, String path, ZarrOptions options) {
@@ -121,7 +133,9 @@ public final class NodeWriter implements AutoCloseable {
    */
   static void dropIncomplete(WritableStore store, String path) {
     if (store.exists(marker(path))) {
-      new NodeWriter(store, path, ZarrOptions.defaults(), false).close();
+      NodeWriter leftovers = new NodeWriter(store, path, ZarrOptions.defaults(), false);
+      leftovers.started = true;
+      leftovers.close();
     }
   }
 
@@ -166,7 +180,9 @@ public final class NodeWriter implements AutoCloseable {
    * #claim} it (or {@link #commit} it when it is the node itself).
    */
   public ZarrArray array(String relativePath, ArrayMetadata metadata) {
-    return ZarrArray.of(store, ZarrNode.join(writePath, relativePath), metadata, options);
+    ZarrArray array = ZarrArray.of(store, ZarrNode.join(writePath, relativePath), metadata, options);
+    start();
+    return array;
   }
 
   /**
@@ -174,6 +190,7 @@ public final class NodeWriter implements AutoCloseable {
    * {@code attributes}; nothing is written.
    */
   public ZarrGroup group(String relativePath, ObjectNode attributes) {
+    start();
     return new ZarrGroup(store, ZarrNode.join(writePath, relativePath), GroupMetadata.empty().withAttributes(attributes), options);
   }
 
@@ -240,7 +257,7 @@ public final class NodeWriter implements AutoCloseable {
     finished = true;
     if (renaming) {
       store.deletePrefix(writePath + "/");
-    } else {
+    } else if (started) {
       clearBelow();
       store.delete(marker(path));
     }

@@ -3,6 +3,7 @@ package dev.zarrow.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.zarrow.NodeWriter;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.error.ZarrException;
@@ -30,7 +31,9 @@ import picocli.CommandLine.Parameters;
  * {@code {"arrays": N, "chunks": N, "bytes": N, "problems": [{"key": K, "error": E}], "ignored_keys": [K]}}.
  * {@code bytes} is the stored size of the chunks decoded. {@code ignored_keys} are keys no reader looks
  * at (under an array but not a chunk of its grid; under a group but in no node): listed, not problems.
- * Exit code 3 when there is any problem.
+ * What an interrupted write left ({@link NodeWriter}: a node being written or set aside, hidden
+ * beside its path; keys below a write-in-place marker) is a problem, named by its key. Exit code 3
+ * when there is any problem.
  */
 @Command(
     name = "check",
@@ -123,24 +126,48 @@ final class CheckCommand extends ZarrowCommand {
       String prefix = group.path().isEmpty() ? "" : group.path() + "/";
       Store.Listing level = store.listDir(prefix);
       for (String key : level.keys()) {
-        if (!key.equals(ZarrNode.metadataKey(group.path()))) {
+        if (!key.equals(ZarrNode.metadataKey(group.path())) && !interrupted(key, 0)) {
           ignored.add(key);
         }
+      }
+      for (String temporary : level.temporaries()) {
+        interrupted(temporary + "/", 0);
       }
       for (String child : level.prefixes()) {
         String childPath = child.substring(0, child.length() - 1);
         if (store.exists(ZarrNode.metadataKey(childPath))) {
           node(childPath, allocator);
         } else {
-          ignored.addAll(store.list(child));
+          List<String> keys = store.list(child);
+          if (!keys.contains(child + NodeWriter.INCOMPLETE) || !interrupted(child + NodeWriter.INCOMPLETE, keys.size())) {
+            ignored.addAll(keys);
+          }
         }
       }
+    }
+
+    /**
+     * Reports {@code key} as a leftover of an interrupted write when it is one (with the {@code keys}
+     * that write left, when it left no node); false when it is not.
+     */
+    boolean interrupted(String key, int keys) {
+      String k = key.endsWith("/") ? key.substring(0, key.length() - 1) : key;
+      return NodeWriter.interruptedWriteOf(k).map(node -> {
+        String path = node.isEmpty() ? "/" : node;
+        problems.add(new Problem(key, keys > 0
+            ? "an interrupted write of '" + path + "' left " + keys + " keys here and no node; the next write of '" + path + "' removes them"
+            : key.endsWith("/")
+                ? "left by an interrupted write of '" + path + "' (part of no node); the next write of '" + path + "' removes it"
+                    + " (or moves the old node back when nothing took its place)"
+                : "the marker of a write of '" + path + "' that did not finish; the next write of '" + path + "' removes it"));
+        return true;
+      }).orElse(false);
     }
 
     void array(ZarrArray array, BufferAllocator allocator) {
       arrays++;
       StoredKeys keys = StoredKeys.of(array);
-      ignored.addAll(keys.ignored());
+      keys.ignored().stream().filter(k -> !interrupted(k, 0)).forEach(ignored::add);
       List<Problem> found = new ArrayList<>();
       // Each task decodes one chunk and frees it at once: memory stays at a chunk per thread.
       List<CompletableFuture<Void>> tasks = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.zarrow.cli;
 
+import dev.zarrow.NodeWriter;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.error.ZarrException;
@@ -19,8 +20,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeSet;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import picocli.CommandLine.Command;
@@ -30,13 +33,18 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code zarrow copy SRC PATH DST PATH [--codec C]... [--chunks S] [--shards S|none]}: rewrites an array
  * into another place (another store, or another path of the same one), with the same metadata unless
- * the options change the chunking or the codecs. The destination array is replaced.
+ * the options change the chunking or the codecs. An array at the destination is replaced; a group, the
+ * root or anything else only with {@code --overwrite} ({@link Destination}). The copy is written
+ * through {@link NodeWriter}: beside the old array, swapped in once complete, so that a copy that fails
+ * or is killed leaves the old array (or nothing), never a part of the new one.
  *
  * <p>The copy runs block by block: a block is a whole number of destination chunks (shards when
  * sharded) that covers at least one source chunk along every dimension where that stays small, so that
  * every destination chunk is written once, whole (never read back and merged), memory stays at about a
- * block, and source chunks are decoded about once. Blocks where the source stores no chunk are skipped
- * (the destination reads them as the fill value). Prints the destination's {@code info} JSON.
+ * block, and source chunks are decoded about once. Only blocks where the source stores a chunk are
+ * visited, found from the store's listing (as {@code check} does), so a sparse array copies in the
+ * time of its stored chunks, not of its grid; the others read as the fill value. Prints the
+ * destination's {@code info} JSON.
  */
 @Command(
     name = "copy",
@@ -61,8 +69,11 @@ final class CopyCommand extends ZarrowCommand {
   @Parameters(index = "2", paramLabel = "DST", description = "The destination store directory (created when missing).")
   Path destination;
 
-  @Parameters(index = "3", paramLabel = "PATH", description = "The destination array's path (replaced).")
+  @Parameters(index = "3", paramLabel = "PATH", description = "The destination array's path (an array there is replaced).")
   String destinationPath;
+
+  @Option(names = "--overwrite", description = "Also replace a group, the root, or whatever else is at the destination.")
+  boolean overwrite;
 
   @Option(names = "--codec", paramLabel = "CODEC", description = "A codec of the new chain (repeat, in order).")
   List<String> codecs = new ArrayList<>();
@@ -83,8 +94,12 @@ final class CopyCommand extends ZarrowCommand {
         BufferAllocator allocator = new RootAllocator()) {
       ZarrArray in = Zarr.openArray(src, from, options);
       ArrayMetadata metadata = newMetadata(in, options);
-      ZarrArray out = Zarr.createArray(dst, to, metadata, options);
-      copy(in, out, allocator);
+      Destination.check(this, dst, destination.toString(), to, true, overwrite, options);
+      try (NodeWriter writer = NodeWriter.begin(dst, to, options)) {
+        ZarrArray out = writer.array("", metadata);
+        copy(in, out, to, allocator);
+        writer.commit(out);
+      }
       printJson(InfoCommand.describe(Zarr.openArray(dst, to, options)));
     }
     return Main.OK;
@@ -197,7 +212,7 @@ final class CopyCommand extends ZarrowCommand {
     return out;
   }
 
-  private void copy(ZarrArray in, ZarrArray out, BufferAllocator allocator) {
+  private void copy(ZarrArray in, ZarrArray out, String to, BufferAllocator allocator) {
     int[] unit = Layout.of(out.metadata()).writeUnit();
     int[] srcChunk = in.grid().chunkShape();
     int rank = unit.length;
@@ -212,21 +227,46 @@ final class CopyCommand extends ZarrowCommand {
     }
     ChunkGrid blocks = ChunkGrid.regular(block);
     Box whole = Box.of(in.shape());
-    List<long[]> all = blocks.allChunks(in.shape());
-    long written = 0;
+    List<long[]> visit = blocksHoldingData(in, blocks);
     ProgressLine progress = new ProgressLine(err());
-    for (int b = 0; b < all.size(); b++) {
-      Box region = blocks.chunkBox(all.get(b)).intersect(whole);
-      if (region.size() > 0 && storesAny(in, region)) {
-        try (NdVector values = in.read(region, allocator)) {
-          out.write(region.start(), values);
-        }
-        written++;
+    for (int b = 0; b < visit.size(); b++) {
+      Box region = blocks.chunkBox(visit.get(b)).intersect(whole);
+      try (NdVector values = in.read(region, allocator)) {
+        out.write(region.start(), values);
       }
       int done = b + 1;
-      progress.update(() -> "copy: " + done + " of " + all.size() + " blocks");
+      progress.update(() -> "copy: " + done + " of " + visit.size() + " blocks");
     }
-    err().println("copy: " + written + " of " + all.size() + " blocks held data; wrote " + out.path() + " in " + destination);
+    err().println("copy: " + visit.size() + " blocks held data; wrote " + (to.isEmpty() ? "/" : to) + " in " + destination);
+  }
+
+  /**
+   * The blocks that hold a chunk the source stores, in C order: from the store's listing of the
+   * source's keys, or, when the store cannot list, by asking for each chunk of each block.
+   */
+  private static List<long[]> blocksHoldingData(ZarrArray in, ChunkGrid blocks) {
+    Box whole = Box.of(in.shape());
+    List<StoredKeys.Chunk> stored;
+    try {
+      stored = StoredKeys.of(in).chunks();
+    } catch (UnsupportedOperationException e) {
+      List<long[]> out = new ArrayList<>();
+      for (long[] b : blocks.allChunks(in.shape())) {
+        Box region = blocks.chunkBox(b).intersect(whole);
+        if (region.size() > 0 && storesAny(in, region)) {
+          out.add(b);
+        }
+      }
+      return out;
+    }
+    TreeSet<long[]> out = new TreeSet<>(Arrays::compare);
+    for (StoredKeys.Chunk chunk : stored) {
+      Box box = in.grid().chunkBox(chunk.coords()).intersect(whole);
+      if (box.size() > 0) {
+        blocks.chunksOf(box).forEach(out::add);
+      }
+    }
+    return new ArrayList<>(out);
   }
 
   private static boolean storesAny(ZarrArray array, Box region) {

@@ -2,6 +2,7 @@ package dev.zarrow.cli;
 
 import dev.zarrow.table.ArrayReader;
 import dev.zarrow.table.TableReader;
+import dev.zarrow.error.NoSuchNodeException;
 import dev.zarrow.error.StoreException;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
@@ -11,10 +12,13 @@ import dev.zarrow.store.FileSystemStore;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -25,9 +29,12 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code zarrow export STORE PATH OUT [--batch-rows N] [--column NAME]...}: a group table (see {@link
- * dev.zarrow.table.TableReader}) or a single array ({@link dev.zarrow.table.ArrayReader}) as an Arrow
- * IPC stream, written to OUT ({@code -} for stdout) through a temporary file beside it, so a failed
- * export leaves no partial OUT. Progress on stderr.
+ * dev.zarrow.table.TableReader}; only a group that claims a table, unless {@code --aligned-arrays}) or
+ * a single array ({@link dev.zarrow.table.ArrayReader}) as an Arrow IPC stream, written to OUT ({@code -}
+ * for stdout) through a temporary file beside it ({@code .OUT.*.part}, made like any new file, under
+ * the umask), renamed into place once complete. The temporary file is removed when the export fails
+ * and when the process is stopped by SIGINT or SIGTERM (a shutdown hook), so OUT is whole or untouched.
+ * A failure to write is a data error (exit 3), reported in one line. Progress on stderr.
  */
 @Command(
     name = "export",
@@ -52,6 +59,10 @@ final class ExportCommand extends ZarrowCommand {
   @Option(names = "--column", paramLabel = "NAME", description = "Export only this column of a group table (repeat, in order).")
   List<String> columns;
 
+  @Option(names = "--aligned-arrays", description = "Export a group that holds no table (no zarrow_table attribute, e.g."
+      + " written by another tool) as the table of its aligned child arrays.")
+  boolean alignedArrays;
+
   @Override
   public Integer call() throws IOException {
     if (batchRows < 0) {
@@ -70,9 +81,14 @@ final class ExportCommand extends ZarrowCommand {
       if (columns != null && !(node instanceof ZarrGroup)) {
         throw usage("--column applies to group tables; '" + nodePath + "' is an array");
       }
+      if (node instanceof ZarrGroup g && !alignedArrays && !TableReader.holdsTable(g)) {
+        throw new NoSuchNodeException("export: '" + nodePath + "' in " + storeDir + " is a group that holds no table (no "
+            + "zarrow_table attribute: not written as a table, or an import that did not finish); --aligned-arrays exports"
+            + " its aligned child arrays anyway");
+      }
       String what = (node instanceof ZarrGroup ? "table '" : "array '") + nodePath + "'";
       try (ArrowReader reader = node instanceof ZarrGroup g
-          ? TableReader.of(g, allocator, columns, batchRows)
+          ? (alignedArrays ? TableReader.ofAlignedArrays(g, allocator, columns, batchRows) : TableReader.of(g, allocator, columns, batchRows))
           : ArrayReader.of((ZarrArray) node, allocator, batchRows)) {
         if (target == null) {
           out().flush();
@@ -91,21 +107,54 @@ final class ExportCommand extends ZarrowCommand {
           long[] done = write(reader, stdout, what);
           report(what, "stdout", done);
         } else {
-          Path temp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".part");
-          try {
-            long[] done;
-            try (OutputStream file = Files.newOutputStream(temp)) {
-              done = write(reader, file, what);
-            }
-            Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            report(what, target.toString(), done);
-          } finally {
-            Files.deleteIfExists(temp);
-          }
+          report(what, target.toString(), writeFile(reader, target, what));
         }
       }
     }
     return Main.OK;
+  }
+
+  /**
+   * Writes the stream to a temporary file beside {@code target} and renames it into place; the
+   * temporary file goes when anything fails, and on SIGINT/SIGTERM. Returns {rows, batches, bytes}.
+   */
+  private long[] writeFile(ArrowReader reader, Path target, String what) {
+    Path temp = target.resolveSibling("." + target.getFileName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".part");
+    Thread cleanup = new Thread(() -> deleteQuietly(temp), "zarrow export cleanup");
+    Runtime.getRuntime().addShutdownHook(cleanup);
+    try {
+      long[] done;
+      // Made like any new file (the umask applies), unlike Files.createTempFile's owner-only mode.
+      try (OutputStream file = Files.newOutputStream(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        done = write(reader, file, what);
+      }
+      Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      return done;
+    } catch (IOException e) {
+      throw new StoreException("export: cannot write " + target + ": " + reason(e), e);
+    } finally {
+      deleteQuietly(temp);
+      try {
+        Runtime.getRuntime().removeShutdownHook(cleanup);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook runs (or ran) anyway
+      }
+    }
+  }
+
+  private static String reason(IOException e) {
+    if (e instanceof FileSystemException f) {
+      return f.getReason() != null ? f.getReason() : e.getClass().getSimpleName().replace("Exception", "");
+    }
+    return String.valueOf(e.getMessage());
+  }
+
+  private static void deleteQuietly(Path temp) {
+    try {
+      Files.deleteIfExists(temp);
+    } catch (IOException ignored) {
+      // nothing more to do: the export failed already, or the process is stopping
+    }
   }
 
   /** Writes the stream; returns {rows, batches, bytes}. */

@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.error.CodecException;
 import dev.zarrow.error.StoreException;
-import dev.zarrow.Zarr;
 import dev.zarrow.error.ZarrException;
 import dev.zarrow.ZarrGroup;
 import dev.zarrow.ZarrOptions;
@@ -23,19 +22,15 @@ import dev.zarrow.table.TableOptions;
 import dev.zarrow.table.TableWriter;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.ipc.JsonFileReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 import picocli.CommandLine.Command;
@@ -45,8 +40,12 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code zarrow import FILE STORE PATH}: an Arrow IPC stream, IPC file or JSON-integration file
  * becomes a group table at PATH ({@link TableWriter}). The format is told by the content: the IPC
- * file magic {@code ARROW1}, a JSON object, else an IPC stream. Prints a JSON summary (rows, and per
- * column its name, node and data type); progress on stderr.
+ * file magic {@code ARROW1}, a JSON object, else an IPC stream; FILE {@code -} is standard input
+ * ({@link ImportInput}). Every IPC message length is checked against what remains before anything is
+ * allocated for it. The table is written through {@link TableWriter} (so a failed or interrupted
+ * import leaves the old node or none); a node already at PATH is replaced only with {@code
+ * --overwrite} ({@link Destination}). Prints a JSON summary (rows, and per column its name, node and
+ * data type); progress on stderr.
  */
 @Command(
     name = "import",
@@ -64,7 +63,7 @@ final class ImportCommand extends ZarrowCommand {
 
   enum Format { STREAM, FILE, JSON }
 
-  @Parameters(index = "0", paramLabel = "FILE", description = "The Arrow IPC stream, IPC file or JSON-integration file.")
+  @Parameters(index = "0", paramLabel = "FILE", description = "The Arrow IPC stream, IPC file or JSON-integration file; - for stdin.")
   Path file;
 
   @Parameters(index = "1", paramLabel = "STORE", description = "The store directory (created when missing).")
@@ -85,26 +84,43 @@ final class ImportCommand extends ZarrowCommand {
   @Option(names = "--arrow-only", description = "Store every column as the arrow data type (no native types).")
   boolean arrowOnly;
 
+  @Option(names = "--overwrite", description = "Replace the node at PATH (a table, a group, an array, the root).")
+  boolean overwrite;
+
+  /** The input, and where the table goes: set by {@link #call}. */
+  private ImportInput input;
+  private FileSystemStore target;
+  private String targetPath;
+  private ZarrOptions zarrOptions;
+
   @Override
   public Integer call() throws IOException {
     String group = nodePath(path);
-    ZarrOptions options = options();
-    TableOptions table = tableOptions(options);
-    Format format = detect(file);
-    try (FileSystemStore out = FileSystemStore.open(store); BufferAllocator allocator = new RootAllocator()) {
-      ZarrGroup target = Zarr.createGroup(out, group, options);
+    zarrOptions = options();
+    TableOptions table = tableOptions(zarrOptions);
+    try (ImportInput in = ImportInput.open(file, System.in); FileSystemStore out = FileSystemStore.open(store);
+        BufferAllocator allocator = new RootAllocator()) {
+      input = in;
+      target = out;
+      targetPath = group;
+      Destination.check(this, out, store.toString(), group, false, overwrite, zarrOptions);
       Progress progress = new Progress();
-      ZarrGroup written = switch (format) {
-        case JSON -> importJson(target, table, allocator, progress);
-        case FILE, STREAM -> importIpc(format, target, table, allocator, progress);
+      ZarrGroup written = switch (in.format) {
+        case JSON -> importJson(table, allocator, progress);
+        case FILE, STREAM -> importIpc(table, allocator, progress);
       };
       TableLayout layout = TableLayout.fromAttributes(written.attributes()).orElseThrow();
       err().println("import: " + progress.rows + " rows in " + progress.batches + " batches, " + layout.nodes().size()
-          + " columns, from " + file + " (" + format.name().toLowerCase() + ") to " + (group.isEmpty() ? "/" : group)
+          + " columns, from " + in.name + " (" + in.format.name().toLowerCase() + ") to " + (group.isEmpty() ? "/" : group)
           + " in " + store);
-      printJson(summary(written, layout, progress.rows, format));
+      printJson(summary(written, layout, progress.rows, in.format));
     }
     return Main.OK;
+  }
+
+  /** The writer of the table of {@code schema} at PATH. */
+  private TableWriter tableWriter(Schema schema, TableOptions options, BufferAllocator allocator) {
+    return TableWriter.create(target, targetPath, zarrOptions, schema, options, allocator);
   }
 
   private TableOptions tableOptions(ZarrOptions options) {
@@ -149,6 +165,11 @@ final class ImportCommand extends ZarrowCommand {
     } catch (IOException e) {
       throw new StoreException("cannot read " + input + ": " + e.getMessage(), e);
     }
+    return detect(head, n, input.toString());
+  }
+
+  /** The format of an input ({@code name} in messages) whose first {@code n} bytes are {@code head}. */
+  static Format detect(byte[] head, int n, String name) {
     if (n == head.length && java.util.Arrays.equals(head, FILE_MAGIC)) {
       return Format.FILE;
     }
@@ -157,17 +178,14 @@ final class ImportCommand extends ZarrowCommand {
         return head[i] == '{' ? Format.JSON : Format.STREAM;
       }
     }
-    throw new CodecException(input + " is empty or blank: not an Arrow IPC stream, IPC file or JSON-integration file");
+    throw new CodecException(name + " is empty or blank: not an Arrow IPC stream, IPC file or JSON-integration file");
   }
 
-  private ZarrGroup importIpc(Format format, ZarrGroup target, TableOptions options, BufferAllocator allocator, Progress progress)
-      throws IOException {
-    try (ArrowReader reader = format == Format.FILE
-        ? new ArrowFileReader(FileChannel.open(file, StandardOpenOption.READ), allocator)
-        : new ArrowStreamReader(Files.newInputStream(file), allocator)) {
+  private ZarrGroup importIpc(TableOptions options, BufferAllocator allocator, Progress progress) throws IOException {
+    try (ArrowReader reader = input.ipcReader(allocator)) {
       VectorSchemaRoot root = read(reader::getVectorSchemaRoot);
       Schema schema = TableWriter.storedSchema(root.getSchema(), reader);
-      try (TableWriter writer = TableWriter.create(target, schema, options, allocator)) {
+      try (TableWriter writer = tableWriter(schema, options, allocator)) {
         while (read(reader::loadNextBatch)) {
           writer.append(root, reader);
           progress.batch(root.getRowCount());
@@ -178,17 +196,16 @@ final class ImportCommand extends ZarrowCommand {
   }
 
   /** JSON: the schema as the file spells it (metadata order kept), the batches through Arrow Java's reader. */
-  private ZarrGroup importJson(ZarrGroup target, TableOptions options, BufferAllocator allocator, Progress progress)
-      throws IOException {
+  private ZarrGroup importJson(TableOptions options, BufferAllocator allocator, Progress progress) throws IOException {
     Schema schema;
     try {
       schema = FieldJson.parseSchema(jsonSchema(), "/schema");
     } catch (ZarrException e) {
-      throw e.withContext(file.toString());
+      throw e.withContext(input.name);
     }
-    try (JsonFileReader reader = new JsonFileReader(file.toFile(), allocator)) {
+    try (JsonFileReader reader = new JsonFileReader(input.file().toFile(), allocator)) {
       read(reader::start);
-      try (TableWriter writer = TableWriter.create(target, schema, options, allocator)) {
+      try (TableWriter writer = tableWriter(schema, options, allocator)) {
         for (VectorSchemaRoot next = read(reader::read); next != null; next = read(reader::read)) {
           try (VectorSchemaRoot batch = next) {
             writer.append(batch, reader);
@@ -202,9 +219,9 @@ final class ImportCommand extends ZarrowCommand {
 
   /** The {@code schema} member of the JSON file, read without reading the batches. */
   private JsonNode jsonSchema() {
-    try (JsonParser parser = LENIENT.createParser(file.toFile())) {
+    try (JsonParser parser = LENIENT.createParser(input.file().toFile())) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
-        throw new CodecException(file + ": not an Arrow JSON-integration file (not a JSON object)");
+        throw new CodecException(input.name + ": not an Arrow JSON-integration file (not a JSON object)");
       }
       for (JsonToken t = parser.nextToken(); t == JsonToken.FIELD_NAME; t = parser.nextToken()) {
         String name = parser.currentName();
@@ -214,9 +231,9 @@ final class ImportCommand extends ZarrowCommand {
         }
         parser.skipChildren();
       }
-      throw new CodecException(file + ": not an Arrow JSON-integration file (no \"schema\")");
+      throw new CodecException(input.name + ": not an Arrow JSON-integration file (no \"schema\")");
     } catch (IOException e) {
-      throw new CodecException(file + ": not readable as an Arrow JSON-integration file: " + e.getMessage(), e);
+      throw new CodecException(input.name + ": not readable as an Arrow JSON-integration file: " + e.getMessage(), e);
     }
   }
 
@@ -231,12 +248,12 @@ final class ImportCommand extends ZarrowCommand {
     } catch (ZarrException e) {
       throw e;
     } catch (IOException | RuntimeException e) {
-      throw new CodecException(file + ": not a readable Arrow " + describe() + ": " + Main.oneLine(String.valueOf(e.getMessage() == null ? e : e.getMessage())), e);
+      throw new CodecException(input.name + ": not a readable Arrow " + describe() + ": " + Main.oneLine(String.valueOf(e.getMessage() == null ? e : e.getMessage())), e);
     }
   }
 
   private String describe() {
-    return switch (detect(file)) {
+    return switch (input.format) {
       case FILE -> "IPC file";
       case STREAM -> "IPC stream";
       case JSON -> "JSON-integration file";
