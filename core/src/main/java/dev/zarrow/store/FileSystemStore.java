@@ -166,7 +166,7 @@ public final class FileSystemStore implements WritableStore {
     try {
       Files.walkFileTree(
           dir,
-          new SimpleFileVisitor<>() {
+          new Walk() {
             @Override
             public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
               return !d.equals(dir) && isTemporary(d) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
@@ -181,15 +181,6 @@ public final class FileSystemStore implements WritableStore {
                 }
               }
               return FileVisitResult.CONTINUE;
-            }
-
-            // A value deleted, or a temporary file renamed, while the walk passes by: not listed.
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-              if (e instanceof NoSuchFileException) {
-                return FileVisitResult.CONTINUE;
-              }
-              throw e;
             }
           });
     } catch (IOException e) {
@@ -312,19 +303,11 @@ public final class FileSystemStore implements WritableStore {
 
   /** Deletes {@code dir} and everything in it; symbolic links are removed, never followed. */
   private static void deleteTree(Path dir) throws IOException {
-    Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+    Files.walkFileTree(dir, new Walk() {
       @Override
       public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
         Files.deleteIfExists(file);
         return FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-        if (e instanceof NoSuchFileException) {
-          return FileVisitResult.CONTINUE;
-        }
-        throw e;
       }
 
       @Override
@@ -397,6 +380,17 @@ public final class FileSystemStore implements WritableStore {
       p = p.getParent();
     }
     return p;
+  }
+
+  /** A walk of the tree that passes over a file deleted, or a temporary file renamed, while it goes by. */
+  private abstract static class Walk extends SimpleFileVisitor<Path> {
+    @Override
+    public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+      if (e instanceof NoSuchFileException) {
+        return FileVisitResult.CONTINUE;
+      }
+      throw e;
+    }
   }
 
   private static boolean isTemporary(Path file) {

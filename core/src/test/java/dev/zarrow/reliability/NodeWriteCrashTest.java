@@ -34,8 +34,10 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.junit.jupiter.api.Test;
+import java.util.Map;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -98,6 +100,15 @@ class NodeWriteCrashTest {
     return out;
   }
 
+  /** The new array (10 elements in chunks of 3, i * 7 + 2) at {@code path}, through a NodeWriter. */
+  private static void writeNewArray(WritableStore store, String path, BufferAllocator allocator) {
+    try (NodeWriter writer = NodeWriter.begin(store, path, OPTIONS); IntVector v = ints(allocator, 10, 7, 2)) {
+      ZarrArray array = writer.array("", ArraySpec.of(FixedType.INT32, 10).chunks(3).toMetadata());
+      array.write(0, v);
+      writer.commit(array);
+    }
+  }
+
   /** g/a: 12 elements in chunks of 4 (i * 10 + 1), replaced by 10 in chunks of 3 (i * 7 + 2): chunk keys overlap. */
   private static final Scenario ARRAY = new Scenario() {
     @Override
@@ -109,11 +120,7 @@ class NodeWriteCrashTest {
 
     @Override
     public void write(WritableStore store, BufferAllocator allocator) {
-      try (NodeWriter writer = NodeWriter.begin(store, "g/a", OPTIONS); IntVector v = ints(allocator, 10, 7, 2)) {
-        ZarrArray array = writer.array("", ArraySpec.of(FixedType.INT32, 10).chunks(3).toMetadata());
-        array.write(0, v);
-        writer.commit(array);
-      }
+      writeNewArray(store, "g/a", allocator);
     }
 
     @Override
@@ -204,11 +211,7 @@ class NodeWriteCrashTest {
 
     @Override
     public void write(WritableStore store, BufferAllocator allocator) {
-      try (NodeWriter writer = NodeWriter.begin(store, "g", OPTIONS); IntVector v = ints(allocator, 10, 7, 2)) {
-        ZarrArray array = writer.array("", ArraySpec.of(FixedType.INT32, 10).chunks(3).toMetadata());
-        array.write(0, v);
-        writer.commit(array);
-      }
+      writeNewArray(store, "g", allocator);
     }
 
     @Override
@@ -228,34 +231,11 @@ class NodeWriteCrashTest {
     }
   };
 
-  @Test
-  void arrayOnADirectoryStore(BufferAllocator allocator) throws IOException {
-    sweep(ARRAY, true, allocator);
-  }
-
-  @Test
-  void arrayInPlace(BufferAllocator allocator) throws IOException {
-    sweep(ARRAY, false, allocator);
-  }
-
-  @Test
-  void tableOnADirectoryStore(BufferAllocator allocator) throws IOException {
-    sweep(TABLE, true, allocator);
-  }
-
-  @Test
-  void tableInPlace(BufferAllocator allocator) throws IOException {
-    sweep(TABLE, false, allocator);
-  }
-
-  @Test
-  void groupReplacedByAnArrayOnADirectoryStore(BufferAllocator allocator) throws IOException {
-    sweep(GROUP_BY_ARRAY, true, allocator);
-  }
-
-  @Test
-  void groupReplacedByAnArrayInPlace(BufferAllocator allocator) throws IOException {
-    sweep(GROUP_BY_ARRAY, false, allocator);
+  @ParameterizedTest(name = "{0}, directory store: {1}")
+  @CsvSource({"array, true", "array, false", "table, true", "table, false", "group by array, true", "group by array, false"})
+  void everyCrashPointLeavesTheOldNodeOrTheNewOneOrNone(String scenario, boolean directory, BufferAllocator allocator)
+      throws IOException {
+    sweep(Map.of("array", ARRAY, "table", TABLE, "group by array", GROUP_BY_ARRAY).get(scenario), directory, allocator);
   }
 
   /** Crashes the write after 0, 1, 2, ... changes until it completes; checks every state it leaves. */

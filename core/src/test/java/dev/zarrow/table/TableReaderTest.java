@@ -214,13 +214,19 @@ class TableReaderTest {
     assertTrue(wrong.getMessage().contains("w_2") && wrong.getMessage().contains("float32"), wrong.getMessage());
   }
 
-  @Test
-  void aGroupThatClaimsNoTableIsRefusedUnlessItsAlignedArraysAreAskedFor(BufferAllocator allocator) throws Exception {
-    ZarrGroup group = Zarr.createGroup(store, "plain");
+  /** A group of arrays y (int32) and x (utf8) of 6 rows, and a subgroup, with no attributes. */
+  private ZarrGroup alignedArrays(String path, BufferAllocator allocator) {
+    ZarrGroup group = Zarr.createGroup(store, path);
     ints(group, "y", 6, 4, allocator);
     words(group, "x", new Field("x", FieldType.nullable(ArrowType.Utf8.INSTANCE), List.of()),
         Arrays.copyOf(WORDS, 6), 2, allocator);
     group.createGroup("sub"); // not a column
+    return group;
+  }
+
+  @Test
+  void aGroupThatClaimsNoTableIsRefusedUnlessItsAlignedArraysAreAskedFor(BufferAllocator allocator) throws Exception {
+    ZarrGroup group = alignedArrays("plain", allocator);
     // What an import that never finished leaves looks just like this: not a table.
     NoSuchNodeException refused = assertThrows(NoSuchNodeException.class, () -> TableReader.of(group, allocator));
     assertTrue(refused.getMessage().contains("'plain'") && refused.getMessage().contains("holds no table"), refused.getMessage());
@@ -237,10 +243,7 @@ class TableReaderTest {
 
   @Test
   void anAnnDataDataframeReadsAsItsAlignedArraysInColumnOrder(BufferAllocator allocator) throws Exception {
-    ZarrGroup group = Zarr.createGroup(store, "obs");
-    ints(group, "y", 6, 4, allocator);
-    words(group, "x", new Field("x", FieldType.nullable(ArrowType.Utf8.INSTANCE), List.of()),
-        Arrays.copyOf(WORDS, 6), 2, allocator);
+    ZarrGroup group = alignedArrays("obs", allocator);
     ObjectNode attrs = JsonNodeFactory.instance.objectNode();
     attrs.put("encoding-type", "dataframe").put("encoding-version", "0.2.0");
     attrs.putArray("column-order").add("y").add("x");
