@@ -41,7 +41,10 @@ public interface Store extends AutoCloseable {
     return size(key).isPresent();
   }
 
-  /** Every key that starts with {@code prefix}, in lexicographic order. */
+  /**
+   * Every key that starts with {@code prefix}, in lexicographic order. Stores that rename leave out
+   * temporary names ({@link Keys#isTemporary}) and what is below them, unless {@code prefix} names one.
+   */
   List<String> list(String prefix);
 
   /**
