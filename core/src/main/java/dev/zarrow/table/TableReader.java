@@ -34,8 +34,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * the batches decoded ahead.
  */
 public final class TableReader extends ColumnsReader {
-  private TableReader(BufferAllocator allocator, ZarrGroup group, Selection selection, int batchRows) {
-    super(allocator, selection.columns(), selection.metadata(), batchRows, group.options().executor(), "group '" + group.path() + "'");
+  private TableReader(BufferAllocator allocator, ZarrGroup group, Selection selection, int batchRows, long start, long end) {
+    super(allocator, selection.columns(), selection.metadata(), batchRows, start, end, group.options().executor(),
+        "group '" + group.path() + "'");
   }
 
   /**
@@ -54,7 +55,19 @@ public final class TableReader extends ColumnsReader {
    * closes it.
    */
   public static TableReader of(ZarrGroup group, BufferAllocator allocator, List<String> columns, int batchRows) {
-    return new TableReader(allocator, group, select(group, columns), batchRows);
+    return of(group, allocator, columns, batchRows, 0, -1);
+  }
+
+  /**
+   * A reader of rows {@code [start, end)} of {@code group} as a table ({@code end} -1: to the last
+   * row), otherwise as {@link #of(ZarrGroup, BufferAllocator, List, int)}: batches are cut at the
+   * multiples of {@code batchRows} (of the chunk rows by default), so a range that starts inside a
+   * chunk reads whole chunks after its first batch. A range outside the table is an {@link
+   * IllegalArgumentException}. The caller owns the reader and closes it.
+   */
+  public static TableReader of(ZarrGroup group, BufferAllocator allocator, List<String> columns, int batchRows, long start,
+      long end) {
+    return new TableReader(allocator, group, select(group, columns), batchRows, start, end);
   }
 
   private record Selection(List<Column> columns, Map<String, String> metadata) {}
