@@ -34,14 +34,22 @@ public final class ZarrDataSource implements TableProvider, DataSourceRegister, 
     return SparkTypes.toSpark(shape(location(options.asCaseSensitiveMap())).schema());
   }
 
+  /**
+   * True: Spark then gives a write the DataFrame's schema instead of reading a table that does not
+   * exist yet, and a read's {@code .schema(...)} is checked against the table's when it is scanned.
+   */
   @Override
-  public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties) {
-    Location location = location(properties);
-    ZarrSource.Shape shape = shape(location);
-    return new ZarrTable(location, shape, SparkTypes.toSpark(shape.schema()));
+  public boolean supportsExternalMetadata() {
+    return true;
   }
 
-  private static ZarrSource.Shape shape(Location location) {
+  /** The table at the location; it is opened when scanned (a write's location may not exist yet). */
+  @Override
+  public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties) {
+    return new ZarrTable(location(properties), schema);
+  }
+
+  static ZarrSource.Shape shape(Location location) {
     try (Store store = location.open()) {
       return ZarrSource.open(store).shape();
     }

@@ -13,12 +13,10 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  */
 final class ZarrTable implements SupportsRead {
   private final Location location;
-  private final ZarrSource.Shape shape;
   private final StructType schema;
 
-  ZarrTable(Location location, ZarrSource.Shape shape, StructType schema) {
+  ZarrTable(Location location, StructType schema) {
     this.location = location;
-    this.shape = shape;
     this.schema = schema;
   }
 
@@ -39,6 +37,12 @@ final class ZarrTable implements SupportsRead {
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
+    ZarrSource.Shape shape = ZarrDataSource.shape(location);
+    StructType stored = SparkTypes.toSpark(shape.schema());
+    if (!stored.equals(schema)) {
+      throw new IllegalArgumentException("zarr: " + location + " holds a table of " + stored.simpleString() + ", not the "
+          + schema.simpleString() + " asked for");
+    }
     return new ZarrScan(location, shape, schema, options.getInt("batchRows", 0));
   }
 }

@@ -23,6 +23,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.spark.SparkContext;
+import org.apache.spark.SparkJobInfo;
+import org.apache.spark.SparkStageInfo;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
@@ -31,6 +34,7 @@ import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.execution.arrow.ArrowWriter;
 import org.apache.spark.sql.types.StructType;
+import scala.Option;
 
 /**
  * Writes a DataFrame as the group table at a location, in parallel, claimed last.
@@ -94,7 +98,13 @@ final class ZarrWrite {
       if (exists) {
         store.deletePrefix("");
       }
-      String staging = ".zarrow-spark-" + UUID.randomUUID();
+      String id = UUID.randomUUID().toString();
+      String staging = ".zarrow-spark-" + id;
+      SparkContext context = data.sparkSession().sparkContext();
+      String tag = "zarrow-write-" + id;
+      String interrupt = context.getLocalProperty(INTERRUPT_ON_CANCEL);
+      context.addJobTag(tag);
+      context.setInterruptOnCancel(true);
       TableParts parts = TableParts.create(Zarr.createGroup(store, ""), schema, offsets[counted.size()], options, nulls);
       try {
         List<Long> shared = rows.mapPartitionsWithIndex(
@@ -102,17 +112,51 @@ final class ZarrWrite {
             true).collect();
         List<Long> units = new ArrayList<>(new TreeSet<>(shared));
         if (!units.isEmpty()) {
-          JavaSparkContext spark = JavaSparkContext.fromSparkContext(data.sparkSession().sparkContext());
+          JavaSparkContext spark = JavaSparkContext.fromSparkContext(context);
           spark.parallelize(units, Math.min(units.size(), spark.defaultParallelism()))
               .foreach(unit -> writeSharedUnit(location, sparkSchema, staging, unit));
         }
         parts.claim();
-      } catch (RuntimeException | Error e) {
+      } catch (Throwable e) {
+        // Tasks of a failed job may still run: stop them before removing what they wrote.
+        context.cancelJobsWithTag(tag, "the zarr write failed");
+        awaitNoTasks(context, tag);
         parts.delete();
         store.delete("zarr.json");
         throw e;
       } finally {
+        context.removeJobTag(tag);
+        context.setLocalProperty(INTERRUPT_ON_CANCEL, interrupt);
         store.deletePrefix(staging + "/");
+      }
+    }
+  }
+
+  private static final String INTERRUPT_ON_CANCEL = "spark.job.interruptOnCancel";
+  private static final long TASKS_GONE_TIMEOUT_MS = 60_000;
+
+  /** Waits (a minute at most) until no task of the jobs tagged {@code tag} runs any more. */
+  private static void awaitNoTasks(SparkContext context, String tag) {
+    long deadline = System.currentTimeMillis() + TASKS_GONE_TIMEOUT_MS;
+    while (System.currentTimeMillis() < deadline) {
+      int active = 0;
+      for (int job : context.statusTracker().getJobIdsForTag(tag)) {
+        Option<SparkJobInfo> info = context.statusTracker().getJobInfo(job);
+        if (info.isDefined()) {
+          for (int stage : info.get().stageIds()) {
+            Option<SparkStageInfo> s = context.statusTracker().getStageInfo(stage);
+            active += s.isDefined() ? s.get().numActiveTasks() : 0;
+          }
+        }
+      }
+      if (active == 0) {
+        return;
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
       }
     }
   }
