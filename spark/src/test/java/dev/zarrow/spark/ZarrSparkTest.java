@@ -10,7 +10,23 @@ import dev.zarrow.ZarrArray;
 import dev.zarrow.ZarrGroup;
 import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.table.TableLayout;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.zarrow.table.TableReader;
+import dev.zarrow.testing.NodePeer;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.UInt4Vector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -160,14 +176,85 @@ class ZarrSparkTest {
     Path dir = tmp.resolve("for-zarrow");
     Dataset<Row> df = spark.range(0, 100, 1, 3).selectExpr("cast(id as int) as n", "case when id % 2 = 0 then null else concat('v', id) end as v");
     df.write().format("zarr").option("chunkRows", 16).save(dir.toString());
-    try (FileSystemStore store = FileSystemStore.open(dir)) {
+    List<Row> expected = df.collectAsList();
+    Path exported = tmp.resolve("for-zarrow.arrows");
+    try (FileSystemStore store = FileSystemStore.open(dir); BufferAllocator allocator = new RootAllocator()) {
       ZarrGroup group = Zarr.openGroup(store, "");
       TableLayout layout = TableLayout.fromAttributes(group.attributes()).orElseThrow();
       assertEquals(List.of("n", "v"), layout.nodes());
       ZarrArray n = group.array("n");
       assertEquals("int32", n.dataType().name(), "a column without nulls has a native type");
       assertEquals("arrow", group.array("v").dataType().name(), "a column with nulls is of the arrow type");
+      try (TableReader reader = TableReader.of(group, allocator);
+          OutputStream out = Files.newOutputStream(exported);
+          ArrowStreamWriter writer = new ArrowStreamWriter(reader.getVectorSchemaRoot(), reader, out)) {
+        writer.start();
+        int row = 0;
+        while (reader.loadNextBatch()) {
+          VectorSchemaRoot batch = reader.getVectorSchemaRoot();
+          for (int i = 0; i < batch.getRowCount(); i++, row++) {
+            assertEquals(expected.get(row).getInt(0), ((IntVector) batch.getVector(0)).get(i), "row " + row);
+            Object v = batch.getVector(1).getObject(i);
+            assertEquals(expected.get(row).get(1), v == null ? null : v.toString(), "row " + row);
+          }
+          writer.writeBatch();
+        }
+        writer.end();
+        assertEquals(100, row);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
+    NodePeer.assumeAvailable();
+    JsonNode back = NodePeer.arrowRead(exported);
+    assertEquals(100, back.get("num_rows").asInt());
+    JsonNode columns = back.get("columns");
+    assertEquals("n", columns.get(0).get("name").asText());
+    for (int row = 0; row < 100; row++) {
+      assertEquals(expected.get(row).getInt(0), columns.get(0).get("values").get(row).asInt(), "apache-arrow, row " + row);
+      JsonNode v = columns.get(1).get("values").get(row);
+      assertEquals(expected.get(row).get(1), v.isNull() ? null : v.asText(), "apache-arrow, row " + row);
+    }
+  }
+
+  @Test
+  void readsTablesThatZarrowImportWrote() throws IOException {
+    int n = 1000;
+    Path file = tmp.resolve("import.arrows");
+    try (BufferAllocator allocator = new RootAllocator();
+        BigIntVector id = new BigIntVector("id", allocator);
+        UInt4Vector big = new UInt4Vector("big", allocator);
+        VarCharVector name = new VarCharVector("name", allocator)) {
+      for (int i = 0; i < n; i++) {
+        id.setSafe(i, i);
+        big.setSafe(i, (int) (4_000_000_000L + i)); // above Integer.MAX_VALUE: widened to long
+        if (i % 10 != 0) {
+          name.setSafe(i, ("name " + i).getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      try (VectorSchemaRoot root = VectorSchemaRoot.of(id, big, name); OutputStream out = Files.newOutputStream(file);
+          ArrowStreamWriter writer = new ArrowStreamWriter(root, null, out)) {
+        root.setRowCount(n);
+        writer.start();
+        writer.writeBatch();
+        writer.end();
+      }
+    }
+    Path store = tmp.resolve("imported");
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int exit = dev.zarrow.cli.Main.run(new String[] {"import", file.toString(), store.toString(), "table", "--chunk-rows", "100",
+        "--shard-rows", "300"}, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
+    assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
+    Dataset<Row> table = read(store.resolve("table"));
+    assertEquals(DataTypes.LongType, table.schema().apply("big").dataType(), "uint32 widened");
+    assertEquals(4, table.rdd().getNumPartitions(), "a partition per shard of 300 rows");
+    Row sums = table.selectExpr("count(*)", "sum(id)", "min(big)", "max(big)", "count(name)").first();
+    assertEquals(n, sums.getLong(0));
+    assertEquals((long) n * (n - 1) / 2, sums.getLong(1));
+    assertEquals(4_000_000_000L, sums.getLong(2));
+    assertEquals(4_000_000_000L + n - 1, sums.getLong(3));
+    assertEquals(n - n / 10, sums.getLong(4));
+    assertEquals("name 123", table.where("id = 123").select("name").first().getString(0));
   }
 
   @Test
