@@ -22,9 +22,9 @@ import org.apache.arrow.memory.BufferAllocator;
  * the batches decoded ahead.
  */
 public final class ArrayReader extends ColumnsReader {
-  private ArrayReader(BufferAllocator allocator, ZarrArray array, int batchRows) {
+  private ArrayReader(BufferAllocator allocator, ZarrArray array, int batchRows, long start, long end) {
     super(allocator, List.of(Column.of(array, array.name().isEmpty() ? "array" : array.name())), Map.of(), batchRows,
-        array.options().executor(), "array '" + array.path() + "'");
+        start, end, array.options().executor(), "array '" + array.path() + "'");
   }
 
   /**
@@ -41,6 +41,16 @@ public final class ArrayReader extends ColumnsReader {
    * from {@code allocator}. The caller owns the reader and closes it.
    */
   public static ArrayReader of(ZarrArray array, BufferAllocator allocator, int batchRows) {
-    return new ArrayReader(allocator, array, batchRows);
+    return of(array, allocator, batchRows, 0, -1);
+  }
+
+  /**
+   * A reader of rows {@code [start, end)} of {@code array} ({@code end} -1: to the last row) in
+   * batches cut at the multiples of {@code batchRows} (0: of the chunk rows), so a range that starts
+   * inside a chunk reads whole chunks after its first batch. A range outside the array is an {@link
+   * IllegalArgumentException}. The caller owns the reader and closes it.
+   */
+  public static ArrayReader of(ZarrArray array, BufferAllocator allocator, int batchRows, long start, long end) {
+    return new ArrayReader(allocator, array, batchRows, start, end);
   }
 }

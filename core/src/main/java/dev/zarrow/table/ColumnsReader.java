@@ -15,7 +15,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * What {@link ArrayReader} and {@link TableReader} share: an {@link ArrowReader} over columns of equal
- * row counts, reading a batch of rows at a time.
+ * row counts, reading a batch of rows at a time, of all rows or of a range of them (rows {@code [start,
+ * end)}: one reader per range lets threads, processes or machines share the reading of one table).
  *
  * <p>Batches are decoded ahead on the executor ({@link ReadAhead}, at most {@link #readAheadDepth}
  * batches besides the current one), each batch's columns in parallel. The decoded vectors' buffers
@@ -30,10 +31,12 @@ abstract class ColumnsReader extends ArrowReader {
   private final BatchEncoder encoder;
   private final boolean[] encoded;
   private final ReadAhead<Batch> readAhead;
+  private final long rows;
   private long bytesLoaded;
 
+  /** A reader of rows {@code [start, end)} of {@code columns}; {@code end} -1 means to the last row. */
   ColumnsReader(BufferAllocator allocator, List<Column> columns, Map<String, String> schemaMetadata, int batchRows,
-      Executor executor, String what) {
+      long start, long end, Executor executor, String what) {
     super(allocator);
     if (batchRows < 0) {
       throw new IllegalArgumentException("batchRows " + batchRows + " is negative");
@@ -41,19 +44,37 @@ abstract class ColumnsReader extends ArrowReader {
     this.columns = List.copyOf(columns);
     List<Field> fields = this.columns.stream().map(Column::field).toList();
     this.schema = new Schema(fields, schemaMetadata);
-    long rows = this.columns.isEmpty() ? 0 : this.columns.get(0).rows();
+    this.rows = this.columns.isEmpty() ? 0 : this.columns.get(0).rows();
     for (Column c : this.columns) {
       if (c.rows() != rows) {
         throw new MetadataException(what + ": columns do not align: " + describeRows(this.columns));
       }
+    }
+    long last = end == -1 ? rows : end;
+    if (start < 0 || start > last || last > rows) {
+      throw new IllegalArgumentException(what + ": rows [" + start + ", " + end + ") are not a range of its " + rows + " rows");
     }
     this.encoder = new BatchEncoder(fields);
     this.encoded = new boolean[fields.size()];
     for (int i = 0; i < encoder.size(); i++) {
       encoded[encoder.column(i)] = true;
     }
-    long step = batchRows > 0 ? batchRows : this.columns.isEmpty() ? 1 : Math.min(this.columns.get(0).chunkRows(), Integer.MAX_VALUE);
-    this.readAhead = new ReadAhead<>(rows, step, readAheadDepth(), this::decode, executor);
+    long step = batchRows > 0 ? batchRows : Math.min(chunkRows(), Integer.MAX_VALUE);
+    this.readAhead = new ReadAhead<>(start, last, step, readAheadDepth(), this::decode, executor);
+  }
+
+  /** The rows of the whole table or array (not only of the range read). */
+  public long rows() {
+    return rows;
+  }
+
+  /**
+   * The rows of one stored chunk of the first column, a whole shard when sharded (1 without columns):
+   * the unit to split the rows by when several readers share a table, so that none reads another's
+   * chunk.
+   */
+  public long chunkRows() {
+    return columns.isEmpty() ? 1 : columns.get(0).chunkRows();
   }
 
   /** Batches decoded ahead of the consumer: one per core, at least 2 and at most 8. */

@@ -9,7 +9,9 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiFunction;
 
 /**
- * The batches of rows {@code [0, rows)} in steps of {@code step} rows, decoded on an executor up to
+ * The batches of rows {@code [start, end)} in steps of {@code step} rows, cut at the multiples of
+ * {@code step} (so a range that starts inside a chunk reads whole chunks after its first batch), decoded
+ * on an executor up to
  * {@code depth} batches ahead of the consumer: while the consumer works on one batch, the next ones
  * decode. So memory holds at most {@code depth} decoded batches besides the one being consumed.
  * Not thread-safe: one consumer.
@@ -17,7 +19,7 @@ import java.util.function.BiFunction;
  * @param <B> a decoded batch, closed by whoever takes it (or by {@link #close} when never taken)
  */
 final class ReadAhead<B extends AutoCloseable> implements AutoCloseable {
-  private final long rows;
+  private final long end;
   private final long step;
   private final int depth;
   private final BiFunction<Long, Long, B> decode;
@@ -27,12 +29,13 @@ final class ReadAhead<B extends AutoCloseable> implements AutoCloseable {
   private volatile boolean closed;
   private RuntimeException failure;
 
-  /** {@code decode.apply(start, end)} decodes rows {@code [start, end)}. */
-  ReadAhead(long rows, long step, int depth, BiFunction<Long, Long, B> decode, Executor executor) {
+  /** {@code decode.apply(from, to)} decodes rows {@code [from, to)}. */
+  ReadAhead(long start, long end, long step, int depth, BiFunction<Long, Long, B> decode, Executor executor) {
     if (step <= 0 || depth <= 0) {
       throw new IllegalArgumentException("step " + step + " and depth " + depth + " must be positive");
     }
-    this.rows = rows;
+    this.nextStart = start;
+    this.end = end;
     this.step = step;
     this.depth = depth;
     this.decode = decode;
@@ -72,16 +75,16 @@ final class ReadAhead<B extends AutoCloseable> implements AutoCloseable {
   }
 
   private void startMore() {
-    while (pending.size() < depth && nextStart < rows) {
-      long start = nextStart;
-      long end = Math.min(rows, start + step);
-      nextStart = end;
+    while (pending.size() < depth && nextStart < end) {
+      long from = nextStart;
+      long to = Math.min(end, (from / step + 1) * step);
+      nextStart = to;
       CompletableFuture<B> future;
       try {
         // A batch that starts after close decodes nothing, so close only waits for running ones.
-        future = CompletableFuture.supplyAsync(() -> closed ? null : decode.apply(start, end), executor);
+        future = CompletableFuture.supplyAsync(() -> closed ? null : decode.apply(from, to), executor);
       } catch (RejectedExecutionException e) {
-        future = CompletableFuture.completedFuture(decode.apply(start, end));
+        future = CompletableFuture.completedFuture(decode.apply(from, to));
       }
       pending.add(future);
     }

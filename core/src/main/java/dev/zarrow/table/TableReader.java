@@ -41,8 +41,9 @@ public final class TableReader extends ColumnsReader {
   /** The attribute with which AnnData marks a group as a dataframe. */
   private static final String ENCODING_TYPE = "encoding-type";
 
-  private TableReader(BufferAllocator allocator, ZarrGroup group, Selection selection, int batchRows) {
-    super(allocator, selection.columns(), selection.metadata(), batchRows, group.options().executor(), "group '" + group.path() + "'");
+  private TableReader(BufferAllocator allocator, ZarrGroup group, Selection selection, int batchRows, long start, long end) {
+    super(allocator, selection.columns(), selection.metadata(), batchRows, start, end, group.options().executor(),
+        "group '" + group.path() + "'");
   }
 
   /**
@@ -71,12 +72,24 @@ public final class TableReader extends ColumnsReader {
    * closes it.
    */
   public static TableReader of(ZarrGroup group, BufferAllocator allocator, List<String> columns, int batchRows) {
+    return of(group, allocator, columns, batchRows, 0, -1);
+  }
+
+  /**
+   * A reader of rows {@code [start, end)} of {@code group} as a table ({@code end} -1: to the last
+   * row), otherwise as {@link #of(ZarrGroup, BufferAllocator, List, int)}: batches are cut at the
+   * multiples of {@code batchRows} (of the chunk rows by default), so a range that starts inside a
+   * chunk reads whole chunks after its first batch. A range outside the table is an {@link
+   * IllegalArgumentException}. The caller owns the reader and closes it.
+   */
+  public static TableReader of(ZarrGroup group, BufferAllocator allocator, List<String> columns, int batchRows, long start,
+      long end) {
     if (!holdsTable(group)) {
       throw new NoSuchNodeException("group '" + group.path() + "' in " + group.store().describe() + " holds no table: it has no "
           + TableLayout.ATTRIBUTE + " attribute (a table's write claims it last; an import that did not finish leaves"
           + " none) and is no AnnData dataframe");
     }
-    return new TableReader(allocator, group, select(group, columns, false), batchRows);
+    return new TableReader(allocator, group, select(group, columns, false), batchRows, start, end);
   }
 
   /**
@@ -85,7 +98,7 @@ public final class TableReader extends ColumnsReader {
    * BufferAllocator, List, int)}; the caller owns the reader and closes it.
    */
   public static TableReader ofAlignedArrays(ZarrGroup group, BufferAllocator allocator, List<String> columns, int batchRows) {
-    return new TableReader(allocator, group, select(group, columns, true), batchRows);
+    return new TableReader(allocator, group, select(group, columns, true), batchRows, 0, -1);
   }
 
   private record Selection(List<Column> columns, Map<String, String> metadata) {}
