@@ -10,6 +10,7 @@ module dev.zarrow {
   requires transitive com.fasterxml.jackson.databind;
   requires org.apache.arrow.format;
   requires com.github.luben.zstd_jni;
+  requires java.net.http;
 
   exports dev.zarrow;
   exports dev.zarrow.error;
@@ -24,10 +25,14 @@ module dev.zarrow {
   exports dev.zarrow.table;
 
   uses dev.zarrow.spi.ZarrPlugin;
+  uses dev.zarrow.store.StoreProvider;
 
   provides dev.zarrow.spi.ZarrPlugin with
       dev.zarrow.codec.core.CorePlugin,
       dev.zarrow.codec.sharding.ShardingPlugin,
       dev.zarrow.codec.vlen.VlenPlugin,
       dev.zarrow.codec.arrow.ArrowPlugin;
+
+  provides dev.zarrow.store.StoreProvider with
+      dev.zarrow.store.http.HttpProvider;
 }

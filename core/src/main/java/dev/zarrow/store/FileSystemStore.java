@@ -263,6 +263,34 @@ public final class FileSystemStore implements WritableStore {
     return LOCKS.lock(realRoot + "/" + Keys.check(key));
   }
 
+  /** One rename of a directory: atomic on a local file system. */
+  @Override
+  public boolean canRenameAtomically() {
+    return true;
+  }
+
+  @Override
+  public void renamePrefix(String from, String to) {
+    Path source = prefixDir(from);
+    Path target = prefixDir(to);
+    try {
+      checkInsideRoot(from, source.getParent());
+      checkInsideRoot(to, existingAncestor(target.getParent()));
+      Files.createDirectories(target.getParent());
+      // rename(2): replaces an empty directory, refuses one with keys in it.
+      Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new StoreException("cannot rename " + from + " to " + to + " in " + describe() + ": " + e, e);
+    }
+  }
+
+  private Path prefixDir(String prefix) {
+    if (prefix.isEmpty() || !prefix.endsWith("/")) {
+      throw new IllegalArgumentException("a prefix to rename ends with '/' and is not the root: '" + prefix + "'");
+    }
+    return root.resolve(Keys.check(prefix.substring(0, prefix.length() - 1)));
+  }
+
   @Override
   public void delete(String key) {
     Path path = path(key);

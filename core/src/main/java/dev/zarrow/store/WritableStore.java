@@ -14,6 +14,24 @@ public interface WritableStore extends Store {
    */
   java.util.concurrent.locks.Lock lock(String key);
 
+  /**
+   * True when {@link #renamePrefix} moves a whole prefix in one atomic step (a directory store: one
+   * rename of a directory). Writers that replace a node use it to swap the new one in; where it is false
+   * they cannot, and readers may see a node while it is being replaced key by key.
+   */
+  default boolean canRenameAtomically() {
+    return false;
+  }
+
+  /**
+   * Moves every key under {@code from} to the same place under {@code to} (both prefixes ending with
+   * {@code /}) in one atomic step: readers see every key under the old prefix or every key under the
+   * new one. Nothing may be stored under {@code to}. Only where {@link #canRenameAtomically()}.
+   */
+  default void renamePrefix(String from, String to) {
+    throw new UnsupportedOperationException(describe() + " cannot rename atomically");
+  }
+
   /** Removes {@code key}; a missing key is not an error. */
   void delete(String key);
 
