@@ -34,5 +34,6 @@ module dev.zarrow {
       dev.zarrow.codec.arrow.ArrowPlugin;
 
   provides dev.zarrow.store.StoreProvider with
-      dev.zarrow.store.http.HttpProvider;
+      dev.zarrow.store.http.HttpProvider,
+      dev.zarrow.store.zip.ZipProvider;
 }
