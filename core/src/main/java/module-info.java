@@ -11,6 +11,16 @@ module dev.zarrow {
   requires org.apache.arrow.format;
   requires com.github.luben.zstd_jni;
   requires java.net.http;
+  // s3:// only: the AWS SDK is optional (S3Provider checks for it before S3Store is loaded).
+  requires static software.amazon.awssdk.services.s3;
+  requires static software.amazon.awssdk.core;
+  requires static software.amazon.awssdk.regions;
+  requires static software.amazon.awssdk.auth;
+  requires static software.amazon.awssdk.awscore;
+  requires static software.amazon.awssdk.http.urlconnection;
+  requires static software.amazon.awssdk.http;
+  requires static software.amazon.awssdk.utils;
+  requires static software.amazon.awssdk.identity.spi;
 
   exports dev.zarrow;
   exports dev.zarrow.error;
@@ -35,5 +45,6 @@ module dev.zarrow {
 
   provides dev.zarrow.store.StoreProvider with
       dev.zarrow.store.http.HttpProvider,
-      dev.zarrow.store.zip.ZipProvider;
+      dev.zarrow.store.zip.ZipProvider,
+      dev.zarrow.store.s3.S3Provider;
 }

@@ -17,7 +17,7 @@ import dev.zarrow.ZarrOptions;
 import dev.zarrow.metadata.FieldJson;
 import dev.zarrow.codec.BytesToBytesCodec;
 import dev.zarrow.metadata.NamedConfig;
-import dev.zarrow.store.FileSystemStore;
+import dev.zarrow.store.WritableStore;
 import dev.zarrow.table.TableLayout;
 import dev.zarrow.table.TableOptions;
 import dev.zarrow.table.TableWriter;
@@ -67,8 +67,8 @@ final class ImportCommand extends ZarrowCommand {
   @Parameters(index = "0", paramLabel = "FILE", description = "The Arrow IPC stream, IPC file or JSON-integration file.")
   Path file;
 
-  @Parameters(index = "1", paramLabel = "STORE", description = "The store directory (created when missing).")
-  Path store;
+  @Parameters(index = "1", paramLabel = "STORE", description = "The store to write (created when missing): a directory, s3://BUCKET/PREFIX, a .zip archive.")
+  String store;
 
   @Parameters(index = "2", paramLabel = "PATH", description = "The group to write the table into (created when missing).")
   String path;
@@ -91,7 +91,7 @@ final class ImportCommand extends ZarrowCommand {
     ZarrOptions options = options();
     TableOptions table = tableOptions(options);
     Format format = detect(file);
-    try (FileSystemStore out = FileSystemStore.open(store); BufferAllocator allocator = new RootAllocator()) {
+    try (WritableStore out = openWritable(store); BufferAllocator allocator = new RootAllocator()) {
       ZarrGroup target = Zarr.createGroup(out, group, options);
       Progress progress = new Progress();
       ZarrGroup written = switch (format) {

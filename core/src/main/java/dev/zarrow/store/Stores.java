@@ -7,9 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeSet;
@@ -157,7 +159,17 @@ public final class Stores {
     Map<String, StoreProvider> byScheme = new LinkedHashMap<>();
     Set<String> seen = new TreeSet<>();
     for (ClassLoader loader : loaders) {
-      for (StoreProvider provider : ServiceLoader.load(StoreProvider.class, loader)) {
+      Iterator<StoreProvider> found = ServiceLoader.load(StoreProvider.class, loader).iterator();
+      while (true) {
+        StoreProvider provider;
+        try {
+          if (!found.hasNext()) {
+            break;
+          }
+          provider = found.next();
+        } catch (ServiceConfigurationError e) {
+          continue; // a provider of another zarrow (a loader that does not share ours), or a broken one
+        }
         if (seen.add(provider.getClass().getName())) {
           provider.schemes().forEach(s -> byScheme.putIfAbsent(s, provider));
         }
