@@ -10,6 +10,17 @@ module dev.zarrow {
   requires transitive com.fasterxml.jackson.databind;
   requires org.apache.arrow.format;
   requires com.github.luben.zstd_jni;
+  requires java.net.http;
+  // s3:// only: the AWS SDK is optional (S3Provider checks for it before S3Store is loaded).
+  requires static software.amazon.awssdk.services.s3;
+  requires static software.amazon.awssdk.core;
+  requires static software.amazon.awssdk.regions;
+  requires static software.amazon.awssdk.auth;
+  requires static software.amazon.awssdk.awscore;
+  requires static software.amazon.awssdk.http.urlconnection;
+  requires static software.amazon.awssdk.http;
+  requires static software.amazon.awssdk.utils;
+  requires static software.amazon.awssdk.identity.spi;
 
   exports dev.zarrow;
   exports dev.zarrow.error;
@@ -24,10 +35,16 @@ module dev.zarrow {
   exports dev.zarrow.table;
 
   uses dev.zarrow.spi.ZarrPlugin;
+  uses dev.zarrow.store.StoreProvider;
 
   provides dev.zarrow.spi.ZarrPlugin with
       dev.zarrow.codec.core.CorePlugin,
       dev.zarrow.codec.sharding.ShardingPlugin,
       dev.zarrow.codec.vlen.VlenPlugin,
       dev.zarrow.codec.arrow.ArrowPlugin;
+
+  provides dev.zarrow.store.StoreProvider with
+      dev.zarrow.store.http.HttpProvider,
+      dev.zarrow.store.zip.ZipProvider,
+      dev.zarrow.store.s3.S3Provider;
 }

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.zarrow.metadata.ArrayMetadata;
 import dev.zarrow.metadata.GroupMetadata;
 import dev.zarrow.metadata.Json;
+import dev.zarrow.store.ByteRange;
+import dev.zarrow.store.ByteSource;
 import dev.zarrow.store.Store;
 import dev.zarrow.store.WritableStore;
 import java.nio.ByteBuffer;
@@ -44,16 +46,20 @@ public final class Zarr {
     String p = ZarrNode.normalize(path);
     String key = ZarrNode.metadataKey(p);
     String what = key + " in " + store.describe();
-    // Refuse an oversized document before reading it: the read alone would allocate its whole size.
-    Optional<Long> size = store.size(key);
-    if (size.isPresent() && size.get() > Json.MAX_DOCUMENT_BYTES) {
-      throw new MetadataException(what + ": document of " + size.get() + " bytes exceeds the limit of " + Json.MAX_DOCUMENT_BYTES);
-    }
-    Optional<ByteBuffer> bytes = store.get(key);
-    if (bytes.isEmpty()) {
+    // One request on a network store (the hint fetches up to the limit); an oversized document is
+    // refused before it is read whole.
+    ByteBuffer bytes;
+    Optional<ByteSource> source = store.source(key, ByteRange.of(0, Json.MAX_DOCUMENT_BYTES + 1L));
+    if (source.isEmpty()) {
       return Optional.empty();
     }
-    JsonNode doc = Json.parse(bytes.get(), what);
+    try (ByteSource document = source.get()) {
+      if (document.size() > Json.MAX_DOCUMENT_BYTES) {
+        throw new MetadataException(what + ": document of " + document.size() + " bytes exceeds the limit of " + Json.MAX_DOCUMENT_BYTES);
+      }
+      bytes = document.readAll();
+    }
+    JsonNode doc = Json.parse(bytes, what);
     JsonNode type = doc.get("node_type");
     if (type != null && "group".equals(type.asText())) {
       return Optional.of(new ZarrGroup(store, p, GroupMetadata.parse(doc, what), options));

@@ -20,6 +20,7 @@ import dev.zarrow.internal.WorkSharing;
 import dev.zarrow.metadata.ArrayMetadata;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
+import dev.zarrow.store.ByteRange;
 import dev.zarrow.store.ByteSource;
 import dev.zarrow.store.Store;
 import dev.zarrow.store.WritableStore;
@@ -271,7 +272,7 @@ public final class ZarrArray implements ZarrNode {
     Box inChunk = part.relativeTo(chunk.start());
     long[] at = part.relativeTo(region.start()).start();
     try {
-      Optional<ByteSource> source = store.source(chunkKey(coords));
+      Optional<ByteSource> source = source(coords, inChunk);
       if (source.isEmpty()) {
         Regions.fill(out, outShape, new Box(at, part.shape()), fillValue.bytes());
       } else {
@@ -284,10 +285,17 @@ public final class ZarrArray implements ZarrNode {
     }
   }
 
+  /** The stored chunk, told what a read of {@code inChunk} reads first (a shard's index). */
+  private Optional<ByteSource> source(long[] coords, Box inChunk) {
+    String key = chunkKey(coords);
+    Optional<ByteRange> first = pipeline.firstRead(inChunk);
+    return first.isPresent() ? store.source(key, first.get()) : store.source(key);
+  }
+
   private FieldVector decodeRegion(long[] coords, Box inChunk, BufferAllocator allocator) {
     Optional<ByteSource> source;
     try {
-      source = store.source(chunkKey(coords));
+      source = source(coords, inChunk);
     } catch (ZarrException e) {
       throw e.withContext(context(coords));
     }

@@ -26,13 +26,19 @@ class ModuleInfoTest {
 
   @Test
   void providesThePluginsTheClassPathFinds() throws IOException {
+    for (String service : Set.of("dev.zarrow.spi.ZarrPlugin", "dev.zarrow.store.StoreProvider")) {
+      providesWhatTheClassPathFinds(service);
+    }
+  }
+
+  private static void providesWhatTheClassPathFinds(String service) throws IOException {
     ModuleDescriptor module = ModuleInfo.library();
     Set<String> provided = new TreeSet<>();
     module.provides().stream()
-        .filter(p -> p.service().equals("dev.zarrow.spi.ZarrPlugin"))
+        .filter(p -> p.service().equals(service))
         .forEach(p -> provided.addAll(p.providers()));
     Set<String> listed = new TreeSet<>();
-    try (InputStream in = Zarr.class.getResourceAsStream("/META-INF/services/dev.zarrow.spi.ZarrPlugin")) {
+    try (InputStream in = Zarr.class.getResourceAsStream("/META-INF/services/" + service)) {
       new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
           .map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).forEach(listed::add);
     }

@@ -10,7 +10,6 @@ import dev.zarrow.store.Store;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -36,8 +35,8 @@ final class CatCommand extends ZarrowCommand {
   /** Elements read at a time (more when one chunk is larger). */
   static final long SLAB_ELEMENTS = 1 << 20;
 
-  @Parameters(index = "0", paramLabel = "STORE", description = "The store directory.")
-  Path store;
+  @Parameters(index = "0", paramLabel = "STORE", description = "The store: a directory, http(s)://, s3://BUCKET/PREFIX, a .zip archive or memory:.")
+  String store;
 
   @Parameters(index = "1", paramLabel = "PATH", description = "The array's path in the store.")
   String path;

@@ -12,7 +12,6 @@ import dev.zarrow.ZarrNode;
 import dev.zarrow.ZarrOptions;
 import dev.zarrow.store.Store;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -43,8 +42,8 @@ import picocli.CommandLine.Parameters;
           + " any problem is found."
     })
 final class CheckCommand extends ZarrowCommand {
-  @Parameters(index = "0", paramLabel = "STORE", description = "The store directory.")
-  Path store;
+  @Parameters(index = "0", paramLabel = "STORE", description = "The store: a directory, http(s)://, s3://BUCKET/PREFIX, a .zip archive or memory:.")
+  String store;
 
   @Parameters(index = "1", paramLabel = "PATH", defaultValue = "", description = "Where to start (default: the root).")
   String path;

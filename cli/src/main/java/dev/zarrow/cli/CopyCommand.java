@@ -14,7 +14,8 @@ import dev.zarrow.grid.Box;
 import dev.zarrow.grid.ChunkGrid;
 import dev.zarrow.metadata.ArrayMetadata;
 import dev.zarrow.metadata.NamedConfig;
-import dev.zarrow.store.FileSystemStore;
+import dev.zarrow.store.Stores;
+import dev.zarrow.store.WritableStore;
 import dev.zarrow.store.Store;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -60,14 +61,14 @@ final class CopyCommand extends ZarrowCommand {
   /** Blocks grow to cover source chunks only while they stay at most this many elements. */
   static final long BLOCK_ELEMENTS = 1 << 22;
 
-  @Parameters(index = "0", paramLabel = "SRC", description = "The source store directory.")
-  Path source;
+  @Parameters(index = "0", paramLabel = "SRC", description = "The source store: a directory, http(s)://, s3://BUCKET/PREFIX, a .zip archive.")
+  String source;
 
   @Parameters(index = "1", paramLabel = "PATH", description = "The source array's path.")
   String sourcePath;
 
-  @Parameters(index = "2", paramLabel = "DST", description = "The destination store directory (created when missing).")
-  Path destination;
+  @Parameters(index = "2", paramLabel = "DST", description = "The destination store (created when missing): a directory, s3://BUCKET/PREFIX, a .zip archive.")
+  String destination;
 
   @Parameters(index = "3", paramLabel = "PATH", description = "The destination array's path (an array there is replaced).")
   String destinationPath;
@@ -90,7 +91,7 @@ final class CopyCommand extends ZarrowCommand {
     String to = nodePath(destinationPath);
     refuseOverlap(from, to);
     ZarrOptions options = options();
-    try (Store src = openExisting(source); FileSystemStore dst = FileSystemStore.open(destination);
+    try (Store src = openExisting(source); WritableStore dst = openWritable(destination);
         BufferAllocator allocator = new RootAllocator()) {
       ZarrArray in = Zarr.openArray(src, from, options);
       ArrayMetadata metadata = newMetadata(in, options);
@@ -107,8 +108,12 @@ final class CopyCommand extends ZarrowCommand {
 
   /** Refuses a destination inside the source array or the other way round (creating it would delete data). */
   private void refuseOverlap(String from, String to) throws IOException {
-    Path a = located(source, from);
-    Path b = located(destination, to);
+    boolean local = Stores.scheme(source).equals("file") && Stores.scheme(destination).equals("file");
+    if (!local && !source.equals(destination)) {
+      return; // different stores
+    }
+    Path a = local ? located(Stores.path(source), from) : Path.of("/", from);
+    Path b = local ? located(Stores.path(destination), to) : Path.of("/", to);
     if (a.startsWith(b) || b.startsWith(a)) {
       throw usage("the destination " + destination + " " + show(to) + " overlaps the source " + source + " " + show(from));
     }
@@ -246,10 +251,7 @@ final class CopyCommand extends ZarrowCommand {
    */
   private static List<long[]> blocksHoldingData(ZarrArray in, ChunkGrid blocks) {
     Box whole = Box.of(in.shape());
-    List<StoredKeys.Chunk> stored;
-    try {
-      stored = StoredKeys.of(in).chunks();
-    } catch (UnsupportedOperationException e) {
+    if (!in.store().canList()) {
       List<long[]> out = new ArrayList<>();
       for (long[] b : blocks.allChunks(in.shape())) {
         Box region = blocks.chunkBox(b).intersect(whole);
@@ -259,6 +261,7 @@ final class CopyCommand extends ZarrowCommand {
       }
       return out;
     }
+    List<StoredKeys.Chunk> stored = StoredKeys.of(in).chunks();
     TreeSet<long[]> out = new TreeSet<>(Arrays::compare);
     for (StoredKeys.Chunk chunk : stored) {
       Box box = in.grid().chunkBox(chunk.coords()).intersect(whole);

@@ -17,14 +17,13 @@ import dev.zarrow.dtype.FixedType;
 import dev.zarrow.grid.Box;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
-import dev.zarrow.store.FileSystemStore;
+import dev.zarrow.store.WritableStore;
 import dev.zarrow.table.TableOptions;
 import dev.zarrow.table.TableReader;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -59,8 +58,8 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "demo", description = "Write, read back and check a small dataset (numbers, strings, a struct column, a group table, shards) in DIR.")
 final class DemoCommand extends ZarrowCommand {
-  @Parameters(index = "0", paramLabel = "DIR", description = "The store directory to write (created when missing).")
-  Path dir;
+  @Parameters(index = "0", paramLabel = "DIR", description = "The store to write (created when missing): a directory, a .zip archive, s3://BUCKET/PREFIX or memory:.")
+  String dir;
 
   private static final List<String> WORDS =
       List.of("zarr", "arrow", "", "naïve", "日本語", "emoji 🙂", "chunk", "shard", "a \"quoted\" word", "tab\there", "end");
@@ -69,8 +68,8 @@ final class DemoCommand extends ZarrowCommand {
   public Integer call() {
     ZarrOptions options = options();
     Registry registry = options.registry();
-    out().println("zarrow demo: writing into " + dir.toAbsolutePath().normalize());
-    try (FileSystemStore store = FileSystemStore.open(dir); BufferAllocator allocator = new RootAllocator()) {
+    out().println("zarrow demo: writing into " + dir);
+    try (WritableStore store = openWritable(dir); BufferAllocator allocator = new RootAllocator()) {
       ObjectNode attributes = JsonNodeFactory.instance.objectNode().put("description", "written by zarrow demo");
       Zarr.createGroup(store, "", options).withAttributes(attributes);
 
@@ -153,7 +152,7 @@ final class DemoCommand extends ZarrowCommand {
   }
 
   /** An Arrow struct column with nulls, stored with the arrow data type. */
-  private void structColumn(FileSystemStore store, Registry registry, ZarrOptions options, BufferAllocator allocator) {
+  private void structColumn(WritableStore store, Registry registry, ZarrOptions options, BufferAllocator allocator) {
     String field = """
         {"name": "people", "nullable": true, "type": {"name": "struct"}, "children": [
           {"name": "id", "nullable": false, "type": {"name": "int", "bitWidth": 32, "isSigned": true}, "children": []},
@@ -202,7 +201,7 @@ final class DemoCommand extends ZarrowCommand {
    * string where the column allows, the arrow type for nullable floats and lists; sharded), then
    * streamed back with the group's table reader and compared batch by batch.
    */
-  private void groupTable(FileSystemStore store, ZarrOptions options, BufferAllocator allocator) {
+  private void groupTable(WritableStore store, ZarrOptions options, BufferAllocator allocator) {
     int rows = 300;
     Field tags = new Field("tags", FieldType.nullable(ArrowType.List.INSTANCE),
         List.of(Field.notNullable("item", ArrowType.Utf8.INSTANCE)));
@@ -285,7 +284,7 @@ final class DemoCommand extends ZarrowCommand {
   }
 
   /** A 2-d int32 array in 32x32 shards of 8x8 chunks, only partly written (empty inner chunks and shards). */
-  private void sharded(FileSystemStore store, ZarrOptions options, BufferAllocator allocator) {
+  private void sharded(WritableStore store, ZarrOptions options, BufferAllocator allocator) {
     int side = 64;
     Layout layout = new Layout(new int[] {8, 8}, null,
         List.of(NamedConfig.of("bytes", JsonNodeFactory.instance.objectNode().put("endian", "little")), ArraySpec.zstd(3)),
@@ -312,7 +311,7 @@ final class DemoCommand extends ZarrowCommand {
     }
   }
 
-  private void roundTrip(FileSystemStore store, String path, ArraySpec spec, NdVector data, ZarrOptions options, BufferAllocator allocator) {
+  private void roundTrip(WritableStore store, String path, ArraySpec spec, NdVector data, ZarrOptions options, BufferAllocator allocator) {
     ZarrArray array = Zarr.createArray(store, path, spec, options);
     array.write(new long[data.rank()], data);
     verify(Zarr.openArray(store, path, options), Box.of(data.shape()), data.vector(), allocator);

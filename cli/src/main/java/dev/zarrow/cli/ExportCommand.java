@@ -8,7 +8,7 @@ import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.ZarrGroup;
 import dev.zarrow.ZarrNode;
-import dev.zarrow.store.FileSystemStore;
+import dev.zarrow.store.Store;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
@@ -44,8 +44,8 @@ import picocli.CommandLine.Parameters;
           + " arrow.fixed_shape_tensor. OUT '-' is stdout."
     })
 final class ExportCommand extends ZarrowCommand {
-  @Parameters(index = "0", paramLabel = "STORE", description = "The store directory.")
-  Path storeDir;
+  @Parameters(index = "0", paramLabel = "STORE", description = "The store: a directory, http(s)://, s3://BUCKET/PREFIX, a .zip archive or memory:.")
+  String storeDir;
 
   @Parameters(index = "1", paramLabel = "PATH", description = "The group (a table) or array to export.")
   String path;
@@ -76,7 +76,7 @@ final class ExportCommand extends ZarrowCommand {
     if (target != null && Files.isDirectory(target)) {
       throw usage("OUT " + target + " is a directory");
     }
-    try (FileSystemStore store = openExisting(storeDir); BufferAllocator allocator = new RootAllocator()) {
+    try (Store store = openExisting(storeDir); BufferAllocator allocator = new RootAllocator()) {
       ZarrNode node = Zarr.open(store, nodePath, options());
       if (columns != null && !(node instanceof ZarrGroup)) {
         throw usage("--column applies to group tables; '" + nodePath + "' is an array");

@@ -16,7 +16,7 @@ import dev.zarrow.ZarrOptions;
 import dev.zarrow.metadata.FieldJson;
 import dev.zarrow.codec.BytesToBytesCodec;
 import dev.zarrow.metadata.NamedConfig;
-import dev.zarrow.store.FileSystemStore;
+import dev.zarrow.store.WritableStore;
 import dev.zarrow.table.TableLayout;
 import dev.zarrow.table.TableOptions;
 import dev.zarrow.table.TableWriter;
@@ -66,8 +66,8 @@ final class ImportCommand extends ZarrowCommand {
   @Parameters(index = "0", paramLabel = "FILE", description = "The Arrow IPC stream, IPC file or JSON-integration file; - for stdin.")
   Path file;
 
-  @Parameters(index = "1", paramLabel = "STORE", description = "The store directory (created when missing).")
-  Path store;
+  @Parameters(index = "1", paramLabel = "STORE", description = "The store to write (created when missing): a directory, s3://BUCKET/PREFIX, a .zip archive.")
+  String store;
 
   @Parameters(index = "2", paramLabel = "PATH", description = "The group to write the table into (created when missing).")
   String path;
@@ -89,7 +89,7 @@ final class ImportCommand extends ZarrowCommand {
 
   /** The input, and where the table goes: set by {@link #call}. */
   private ImportInput input;
-  private FileSystemStore target;
+  private WritableStore target;
   private String targetPath;
   private ZarrOptions zarrOptions;
 
@@ -98,12 +98,12 @@ final class ImportCommand extends ZarrowCommand {
     String group = nodePath(path);
     zarrOptions = options();
     TableOptions table = tableOptions(zarrOptions);
-    try (ImportInput in = ImportInput.open(file, System.in); FileSystemStore out = FileSystemStore.open(store);
+    try (ImportInput in = ImportInput.open(file, System.in); WritableStore out = openWritable(store);
         BufferAllocator allocator = new RootAllocator()) {
       input = in;
       target = out;
       targetPath = group;
-      Destination.check(this, out, store.toString(), group, false, overwrite, zarrOptions);
+      Destination.check(this, out, store, group, false, overwrite, zarrOptions);
       Progress progress = new Progress();
       ZarrGroup written = switch (in.format) {
         case JSON -> importJson(table, allocator, progress);

@@ -9,7 +9,6 @@ import dev.zarrow.ZarrGroup;
 import dev.zarrow.ZarrNode;
 import dev.zarrow.store.Store;
 import java.math.BigInteger;
-import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -22,8 +21,8 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "info", description = "Print a node's metadata and a summary of what is stored, as JSON.")
 final class InfoCommand extends ZarrowCommand {
-  @Parameters(index = "0", paramLabel = "STORE", description = "The store directory.")
-  Path store;
+  @Parameters(index = "0", paramLabel = "STORE", description = "The store: a directory, http(s)://, s3://BUCKET/PREFIX, a .zip archive or memory:.")
+  String store;
 
   @Parameters(index = "1", paramLabel = "PATH", defaultValue = "", description = "The node's path (default: the root).")
   String path;

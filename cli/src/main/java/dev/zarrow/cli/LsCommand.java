@@ -9,7 +9,6 @@ import dev.zarrow.error.ZarrException;
 import dev.zarrow.ZarrGroup;
 import dev.zarrow.ZarrNode;
 import dev.zarrow.store.Store;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,8 +26,8 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "ls", description = "List the arrays and groups of a store as a tree (or JSON with --json).")
 final class LsCommand extends ZarrowCommand {
-  @Parameters(index = "0", paramLabel = "STORE", description = "The store directory.")
-  Path store;
+  @Parameters(index = "0", paramLabel = "STORE", description = "The store: a directory, http(s)://, s3://BUCKET/PREFIX, a .zip archive or memory:.")
+  String store;
 
   @Parameters(index = "1", paramLabel = "PATH", defaultValue = "", description = "Where to start (default: the root).")
   String path;

@@ -2,17 +2,16 @@ package dev.zarrow.cli;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.zarrow.error.NoSuchNodeException;
 import dev.zarrow.ZarrNode;
 import dev.zarrow.ZarrOptions;
 import dev.zarrow.metadata.Json;
-import dev.zarrow.store.FileSystemStore;
+import dev.zarrow.store.Store;
+import dev.zarrow.store.Stores;
+import dev.zarrow.store.WritableStore;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -47,12 +46,26 @@ abstract class ZarrowCommand implements Callable<Integer> {
     return new ParameterException(spec.commandLine(), message);
   }
 
-  /** The store in the existing directory {@code dir}; a missing one is a data error, never created. */
-  static FileSystemStore openExisting(Path dir) {
-    if (!Files.isDirectory(dir)) {
-      throw new NoSuchNodeException("no store at " + dir + " (" + (Files.exists(dir) ? "not a directory" : "no such directory") + ")");
+  /**
+   * The existing store at {@code location} (a directory, {@code file:}, {@code http(s)://},
+   * {@code s3://}, a {@code .zip} or {@code zip:} archive, {@code memory:}), to read; a missing one is a
+   * data error, never created; a location that names no store is a usage error.
+   */
+  Store openExisting(String location) {
+    try {
+      return Stores.open(location);
+    } catch (IllegalArgumentException e) {
+      throw usage(e.getMessage());
     }
-    return FileSystemStore.open(dir);
+  }
+
+  /** The store at {@code location} to write, created when missing; a read-only kind is a usage error. */
+  WritableStore openWritable(String location) {
+    try {
+      return Stores.openWritable(location);
+    } catch (IllegalArgumentException e) {
+      throw usage(e.getMessage());
+    }
   }
 
   /** {@code path} normalized, or a usage error when it is not a valid node path. */

@@ -1,6 +1,7 @@
 package dev.zarrow.codec;
 
 import dev.zarrow.grid.Box;
+import dev.zarrow.store.ByteRange;
 import dev.zarrow.store.ByteSource;
 import java.nio.ByteBuffer;
 import java.util.Optional;
@@ -39,6 +40,15 @@ public non-sealed interface ArrayToBytesCodec extends Codec {
   /** The encoded size when it depends only on the spec (fixed-size types), else empty. */
   default OptionalLong encodedSize(ChunkSpec spec) {
     return OptionalLong.empty();
+  }
+
+  /**
+   * What {@link #decodeRegion} reads first from a chunk for {@code region} (a shard's index), so that a
+   * network store fetches it with the request that finds the chunk ({@link
+   * dev.zarrow.store.Store#source(String, ByteRange)}); empty when the whole chunk is read.
+   */
+  default Optional<ByteRange> firstRead(ChunkSpec spec, Box region) {
+    return Optional.empty();
   }
 
   /**

@@ -5,6 +5,7 @@ import dev.zarrow.error.CorruptChunkException;
 import dev.zarrow.vector.Regions;
 import dev.zarrow.grid.Box;
 import dev.zarrow.metadata.NamedConfig;
+import dev.zarrow.store.ByteRange;
 import dev.zarrow.store.ByteSource;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -179,6 +180,14 @@ public final class CodecPipeline {
       current.close();
       throw e;
     }
+  }
+
+  /**
+   * What a read of {@code region} (relative to the chunk) reads first from the stored chunk, for
+   * {@link dev.zarrow.store.Store#source(String, ByteRange)}; empty when it reads the whole chunk.
+   */
+  public Optional<ByteRange> firstRead(Box region) {
+    return serializerOnly() ? serializer.firstRead(spec, region) : Optional.empty();
   }
 
   /** The elements of {@code region} (relative to the chunk) in C order; reads only what it needs where it can. */

@@ -101,6 +101,32 @@ public interface ByteSource extends AutoCloseable {
   }
 
   /**
+   * Bytes that the caller owns (fresh memory nobody else holds): unlike {@link #of(ByteBuffer)} the slices
+   * it returns keep the buffer's writability, so decoders may wrap them without a copy. For stores that
+   * read a whole value into fresh memory.
+   */
+  static ByteSource owned(ByteBuffer bytes) {
+    ByteBuffer all = bytes.slice();
+    return new ByteSource() {
+      @Override
+      public long size() {
+        return all.remaining();
+      }
+
+      @Override
+      public ByteBuffer read(ByteRange range) {
+        check(range, all.remaining());
+        return all.slice((int) range.start(all.remaining()), (int) range.length(all.remaining()));
+      }
+
+      @Override
+      public ByteBuffer readAll() {
+        return all.slice();
+      }
+    };
+  }
+
+  /**
    * The value of {@code key} in {@code store}, of known {@code size}, read by range with one store
    * request each. Only for stores whose values are never replaced while read: each request sees the
    * key as it is then, so a replaced value would mix with the old one.
@@ -137,7 +163,8 @@ public interface ByteSource extends AutoCloseable {
     };
   }
 
-  private static void check(ByteRange range, long size) {
+  /** Refuses a range outside a value of {@code size} bytes with a {@link CorruptChunkException}. */
+  static void check(ByteRange range, long size) {
     if (!range.fits(size)) {
       throw new CorruptChunkException(
           "byte range " + range + " is outside a value of " + size + " bytes");

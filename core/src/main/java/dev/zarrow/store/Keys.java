@@ -1,6 +1,9 @@
 package dev.zarrow.store;
 
 import dev.zarrow.error.StoreException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
 
 /** Validation of store keys: every store refuses keys that could escape its root. */
 public final class Keys {
@@ -63,6 +66,25 @@ public final class Keys {
     check(path);
     int slash = path.lastIndexOf('/');
     return path.substring(0, slash + 1) + "." + path.substring(slash + 1) + "." + tag + TEMPORARY_SUFFIX;
+  }
+
+  /**
+   * One level of {@code keys} (sorted, each starting with {@code prefix}) below {@code prefix}: what
+   * {@link Store#listDir} returns for stores that hold their keys in a sorted collection.
+   */
+  public static Store.Listing listing(Iterable<String> keys, String prefix) {
+    List<String> direct = new ArrayList<>();
+    TreeSet<String> prefixes = new TreeSet<>();
+    for (String key : keys) {
+      String rest = key.substring(prefix.length());
+      int slash = rest.indexOf('/');
+      if (slash < 0) {
+        direct.add(key);
+      } else {
+        prefixes.add(prefix + rest.substring(0, slash + 1));
+      }
+    }
+    return new Store.Listing(direct, new ArrayList<>(prefixes));
   }
 
   static String printable(String key) {

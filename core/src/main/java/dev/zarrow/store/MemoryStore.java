@@ -4,9 +4,7 @@ import dev.zarrow.error.StoreException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
@@ -61,19 +59,7 @@ public final class MemoryStore implements WritableStore {
   @Override
   public Listing listDir(String prefix) {
     Keys.checkPrefix(prefix);
-    List<String> keys = new ArrayList<>();
-    TreeSet<String> prefixes = new TreeSet<>();
-    for (Map.Entry<String, ByteBuffer> e :
-        values.subMap(prefix, true, prefix + Character.MAX_VALUE, false).entrySet()) {
-      String rest = e.getKey().substring(prefix.length());
-      int slash = rest.indexOf('/');
-      if (slash < 0) {
-        keys.add(e.getKey());
-      } else {
-        prefixes.add(prefix + rest.substring(0, slash + 1));
-      }
-    }
-    return new Listing(keys, new ArrayList<>(prefixes));
+    return Keys.listing(values.subMap(prefix, true, prefix + Character.MAX_VALUE, false).keySet(), prefix);
   }
 
   @Override

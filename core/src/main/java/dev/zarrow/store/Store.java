@@ -37,8 +37,26 @@ public interface Store extends AutoCloseable {
     return size(key).map(size -> ByteSource.of(this, key, size));
   }
 
+  /**
+   * Like {@link #source(String)}, told that the reader reads {@code first} first (a shard's index): a
+   * network store fetches it with the request that finds the key and learns the value's size from the
+   * same answer, so that a partial read costs no extra request. {@code first} is a hint clamped to the
+   * value (a suffix longer than the value fetches all of it); stores that gain nothing ignore it.
+   */
+  default Optional<ByteSource> source(String key, ByteRange first) {
+    return source(key);
+  }
+
   default boolean exists(String key) {
     return size(key).isPresent();
+  }
+
+  /**
+   * False when the store cannot list its keys (HTTP has no listing): {@link #list} and {@link #listDir}
+   * then throw a {@link dev.zarrow.error.StoreException} that says so.
+   */
+  default boolean canList() {
+    return true;
   }
 
   /**

@@ -1,7 +1,6 @@
 package dev.zarrow.spark;
 
-import dev.zarrow.error.StoreException;
-import dev.zarrow.store.FileSystemStore;
+import dev.zarrow.store.Stores;
 import dev.zarrow.store.Store;
 import dev.zarrow.store.WritableStore;
 import java.io.ByteArrayInputStream;
@@ -12,7 +11,6 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -26,7 +24,7 @@ import org.apache.hadoop.conf.Configuration;
  * <ul>
  *   <li>a path or {@code file:} URL: zarrow's directory store;
  *   <li>zarrow's other store locations ({@code http(s)://}, {@code s3://}, {@code zip:} or a path
- *       ending in {@code .zip}, {@code memory:}): through zarrow's stores (see {@link #zarrowStore});
+ *       ending in {@code .zip}, {@code memory:}): through zarrow's stores (see {@link dev.zarrow.store.Stores});
  *   <li>any other URI ({@code s3a://}, {@code hdfs://}, {@code gs://}, {@code abfs://}, ...): a
  *       {@link HadoopStore} through Hadoop's file system for that scheme, configured as the job's
  *       Hadoop configuration says (Spark's {@code spark.hadoop.*} settings and the data source's
@@ -81,34 +79,15 @@ final class Location implements Serializable {
 
   /** Opens the store; the caller closes it. */
   Store open() {
-    return isHadoop() ? HadoopStore.open(URI.create(location), configuration()) : zarrowStore();
-  }
-
-  /** Opens the store for writing; a read-only location is a {@link StoreException}. */
-  WritableStore openWritable() {
-    Store store = open();
-    if (store instanceof WritableStore w) {
-      return w;
-    }
-    store.close();
-    throw new StoreException("zarr: " + location + " cannot be written");
+    return isHadoop() ? HadoopStore.open(URI.create(location), configuration()) : Stores.open(location);
   }
 
   /**
-   * zarrow's own locations. The seam for zarrow's location-resolving store factory: until it is on
-   * the class path, paths and {@code file:} URLs open as directory stores and the other zarrow
-   * schemes are refused by name.
+   * Opens the store for writing (zarrow's locations through {@link Stores#openWritable}, which creates a
+   * missing directory and refuses read-only locations); the caller closes it.
    */
-  private Store zarrowStore() {
-    String scheme = scheme();
-    if (scheme == null) {
-      return FileSystemStore.open(Path.of(location));
-    }
-    if (scheme.equals("file")) {
-      return FileSystemStore.open(Path.of(URI.create(location)));
-    }
-    throw new StoreException("zarr: " + location + ": zarrow's " + scheme + " stores are not in this build; use a path or a"
-        + " Hadoop file system URI (s3a://, hdfs://, gs://, abfs://)");
+  WritableStore openWritable() {
+    return isHadoop() ? HadoopStore.open(URI.create(location), configuration()) : Stores.openWritable(location);
   }
 
   Configuration configuration() {

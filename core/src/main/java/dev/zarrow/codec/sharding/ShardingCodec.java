@@ -125,6 +125,16 @@ public final class ShardingCodec implements ArrayToBytesCodec {
     return decodeRegion(new BufferSource(bytes), spec, Box.of(spec.shape()), allocator);
   }
 
+  /** The index, unless the region covers the shard (then the whole shard is read with one request). */
+  @Override
+  public Optional<ByteRange> firstRead(ChunkSpec spec, Box region) {
+    if (region.covers(spec.shape())) {
+      return Optional.empty();
+    }
+    ShardLayout l = layout(spec);
+    return Optional.of(l.indexAtEnd ? ByteRange.suffix(l.indexSize) : ByteRange.of(0, l.indexSize));
+  }
+
   @Override
   public FieldVector decodeRegion(ByteSource shard, ChunkSpec spec, Box region, BufferAllocator allocator) {
     ShardLayout l = layout(spec);
