@@ -281,7 +281,7 @@ class ArrowDataTypeTest {
         try (FieldVector blank = type.filled(allocator, 5, FillValue.NULL)) {
           String what = file.getFileName() + ":" + fieldJson.get("name");
           assertTrue(type.isAllFill(blank, FillValue.NULL), what);
-          try (FieldVector back = ArrowIpcCodec.arrow().decode(ArrowIpcCodec.arrow().encode(blank, spec), spec, allocator)) {
+          try (FieldVector back = ArrowIpcCodec.arrow().decode(ArrowIpcCodec.arrow().encode(blank, spec, allocator), spec, allocator)) {
             assertTrue(VectorEqualsVisitor.vectorEquals(blank, back, (a, b) -> true), what);
             assertTrue(type.isAllFill(back, FillValue.NULL), what);
           }

@@ -215,7 +215,7 @@ class FixedTypeTest {
 
   @Test
   void refusesFillValuesOfTheWrongSize(BufferAllocator allocator) {
-    assertThrows(CodecException.class, () -> FixedType.INT32.filled(allocator, 3, FillValue.of(new byte[2])));
-    assertThrows(CodecException.class, () -> FixedType.INT32.filled(allocator, 3, FillValue.NULL));
+    assertThrows(IllegalArgumentException.class, () -> FixedType.INT32.filled(allocator, 3, FillValue.of(new byte[2])));
+    assertThrows(IllegalArgumentException.class, () -> FixedType.INT32.filled(allocator, 3, FillValue.NULL));
   }
 }

@@ -307,7 +307,7 @@ class TableWriterTest {
   void zeroColumns(BufferAllocator allocator) {
     try (VectorSchemaRoot empty = new VectorSchemaRoot(List.<FieldVector>of())) {
       empty.setRowCount(0);
-      ZarrGroup group = TableWriter.write(Zarr.createGroup(store, "t"), empty, TableOptions.defaults());
+      ZarrGroup group = TableWriter.write(Zarr.createGroup(store, "t"), empty, TableOptions.defaults(), allocator);
       TableLayout layout = TableChecks.assertLayout(group, empty.getSchema());
       assertEquals(List.of(), layout.nodes());
       assertEquals(List.of(), group.childNames());
