@@ -20,6 +20,7 @@ import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.testing.AllocatorExtension;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.LargeVarBinaryVector;
@@ -27,6 +28,7 @@ import org.apache.arrow.vector.LargeVarCharVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -148,5 +150,43 @@ class VarLenTypeTest {
         () -> VarLenType.STRING.filled(allocator, 1 << 20, FillValue.of(new byte[4096])));
     assertTrue(e.getMessage().contains("large_string"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> VarLenType.STRING.fillToJson(FillValue.NULL));
+  }
+
+  private static final List<String> TEXT_FILLS = List.of("\"\"", "\"abc\"", "\"h\u00e9llo \ud83d\ude00\"");
+  private static final List<String> TEXT_BAD = List.of("0", "null", "[1]", "true", "\"\\ud800\"");
+  private static final List<String> BINARY_FILLS = List.of("\"\"", "\"AAEC\"", "\"/w==\"");
+  private static final Map<String, String> BINARY_SPELLINGS = Map.of("[0, 1, 2]", "\"AAEC\"", "[]", "\"\"", "[255]", "\"/w==\"");
+  private static final List<String> BINARY_BAD = List.of("\"not base64!\"", "[256]", "[-1]", "[1.5]", "3", "null", "{}");
+
+  @Nested
+  class StringContract extends DataTypeContract {
+    @Override protected DataType type() { return VarLenType.STRING; }
+    @Override protected List<String> canonicalFills() { return TEXT_FILLS; }
+    @Override protected List<String> badFills() { return TEXT_BAD; }
+    @Override protected Map<String, String> fillBytes() { return Map.of("\"abc\"", "616263", "\"\u00e9\"", "c3a9"); }
+  }
+
+  @Nested
+  class LargeStringContract extends DataTypeContract {
+    @Override protected DataType type() { return VarLenType.LARGE_STRING; }
+    @Override protected List<String> canonicalFills() { return TEXT_FILLS; }
+    @Override protected List<String> badFills() { return TEXT_BAD; }
+  }
+
+  @Nested
+  class BytesContract extends DataTypeContract {
+    @Override protected DataType type() { return VarLenType.BYTES; }
+    @Override protected List<String> canonicalFills() { return BINARY_FILLS; }
+    @Override protected Map<String, String> equivalentFills() { return BINARY_SPELLINGS; }
+    @Override protected List<String> badFills() { return BINARY_BAD; }
+    @Override protected Map<String, String> fillBytes() { return Map.of("\"AAEC\"", "000102", "[255]", "ff"); }
+  }
+
+  @Nested
+  class LargeBinaryContract extends DataTypeContract {
+    @Override protected DataType type() { return VarLenType.LARGE_BINARY; }
+    @Override protected List<String> canonicalFills() { return BINARY_FILLS; }
+    @Override protected Map<String, String> equivalentFills() { return BINARY_SPELLINGS; }
+    @Override protected List<String> badFills() { return BINARY_BAD; }
   }
 }
