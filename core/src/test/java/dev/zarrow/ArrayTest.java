@@ -105,19 +105,19 @@ class ArrayTest {
       v.setValueCount(1000);
       a.write(Box.of(100, 10), v);
     }
-    store.clear();
+    store.reset();
     try (NdVector chunk = a.readChunk(new long[] {1, 0}, allocator)) {
-      assertEquals(1, store.returned.size());
-      ByteBuffer stored = store.returned.get(0);
+      assertEquals(1, store.returned().size());
+      ByteBuffer stored = store.returned().get(0);
       assertTrue(stored.isDirect() && !stored.isReadOnly());
       assertEquals(MemoryUtil.getByteBufferAddress(stored), chunk.vector().getDataBuffer().memoryAddress(),
           "the vector's data buffer is the memory the store read into");
       assertEquals(250.0f, ((Float4Vector) chunk.vector()).get(0));
     }
-    store.clear();
+    store.reset();
     // A region that is exactly one chunk is that chunk, too.
     try (NdVector region = a.read(new Box(new long[] {50, 0}, new long[] {50, 10}), allocator)) {
-      assertEquals(MemoryUtil.getByteBufferAddress(store.returned.get(0)), region.vector().getDataBuffer().memoryAddress());
+      assertEquals(MemoryUtil.getByteBufferAddress(store.returned().get(0)), region.vector().getDataBuffer().memoryAddress());
     }
     // Shared (read-only) memory is copied.
     MemoryStore memory = new MemoryStore();

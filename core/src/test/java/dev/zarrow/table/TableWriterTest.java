@@ -15,7 +15,7 @@ import dev.zarrow.ZarrOptions;
 import dev.zarrow.NdVector;
 import dev.zarrow.store.MemoryStore;
 import dev.zarrow.testing.AllocatorExtension;
-import dev.zarrow.testing.CountingStore;
+import dev.zarrow.testing.RecordingStore;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +45,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(AllocatorExtension.class)
 class TableWriterTest {
   private final MemoryStore memory = new MemoryStore();
-  private final CountingStore store = new CountingStore(memory);
+  private final RecordingStore store = new RecordingStore(memory);
 
   private static Field nullable(String name, ArrowType type) {
     return Field.nullable(name, type);

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.zarrow.ArraySpec;
+import dev.zarrow.testing.RecordingStore;
 import dev.zarrow.testing.Vectors;
-import dev.zarrow.error.CodecException;
 import dev.zarrow.error.CorruptChunkException;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
@@ -18,7 +18,6 @@ import dev.zarrow.dtype.VarLenType;
 import dev.zarrow.grid.Box;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
-import dev.zarrow.store.ByteRange;
 import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.store.MemoryStore;
 import dev.zarrow.store.WritableStore;
@@ -31,14 +30,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.Lock;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.junit.jupiter.api.Assumptions;
@@ -169,6 +163,7 @@ class VlenArrayTest {
         long[] coords = {c};
         try (NdVector chunk = array.readChunk(coords, allocator)) {
           long address = store.lastAddress(array.chunkKey(coords));
+          assertTrue(store.returned().stream().allMatch(b -> b.isDirect() && !b.isReadOnly()), "the file store's own memory");
           assertEquals(address, chunk.vector().getOffsetBuffer().memoryAddress(), type + " offsets");
           assertEquals(address + 64, chunk.vector().getDataBuffer().memoryAddress(), type + " data");
         }
@@ -304,80 +299,6 @@ class VlenArrayTest {
     var tp = v.getTransferPair(allocator);
     tp.splitAndTransfer(0, 2);
     return (FieldVector) tp.getTo();
-  }
-
-  // ---- helpers ----
-
-  /** A store that remembers the address of the last buffer it handed out per key. */
-  private static final class RecordingStore implements WritableStore {
-    private final FileSystemStore inner;
-    private final Map<String, Long> addresses = new ConcurrentHashMap<>();
-
-    RecordingStore(FileSystemStore inner) {
-      this.inner = inner;
-    }
-
-    long lastAddress(String key) {
-      return addresses.get(key);
-    }
-
-    private Optional<ByteBuffer> record(String key, Optional<ByteBuffer> value) {
-      value.ifPresent(b -> {
-        assertTrue(b.isDirect() && !b.isReadOnly());
-        addresses.put(key, MemoryUtil.getByteBufferAddress(b) + b.position());
-      });
-      return value;
-    }
-
-    @Override
-    public Optional<ByteBuffer> get(String key) {
-      return record(key, inner.get(key));
-    }
-
-    @Override
-    public Optional<ByteBuffer> get(String key, ByteRange range) {
-      return record(key, inner.get(key, range));
-    }
-
-    @Override
-    public Optional<Long> size(String key) {
-      return inner.size(key);
-    }
-
-    @Override
-    public List<String> list(String prefix) {
-      return inner.list(prefix);
-    }
-
-    @Override
-    public Listing listDir(String prefix) {
-      return inner.listDir(prefix);
-    }
-
-    @Override
-    public String describe() {
-      return "recording " + inner.describe();
-    }
-
-    @Override
-    public void set(String key, ByteBuffer value) {
-      inner.set(key, value);
-    }
-
-    @Override
-    public void delete(String key) {
-      inner.delete(key);
-    }
-
-    @Override
-    public Lock lock(String key) {
-      return inner.lock(key);
-    }
-
-    @Override
-    public void close() {
-      inner.close();
-    }
   }
 
 }
