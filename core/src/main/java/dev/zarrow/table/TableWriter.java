@@ -151,7 +151,7 @@ public final class TableWriter implements AutoCloseable {
       try {
         fields.add(DictionaryUtility.toMessageFormat(field, dictionaries, new HashSet<>()));
       } catch (RuntimeException e) {
-        throw new CodecException("column '" + field.getName() + "': dictionary-encoded without its dictionary ("
+        throw new IllegalArgumentException("column '" + field.getName() + "': dictionary-encoded without its dictionary ("
             + e.getMessage() + ")", e);
       }
     }
@@ -180,18 +180,18 @@ public final class TableWriter implements AutoCloseable {
     List<Field> fields = layout.schema().getFields();
     List<FieldVector> vectors = batch.getFieldVectors();
     if (vectors.size() != fields.size()) {
-      throw new CodecException("a batch of " + vectors.size() + " columns for a table of " + fields.size());
+      throw new IllegalArgumentException("a batch of " + vectors.size() + " columns for a table of " + fields.size());
     }
     int n = batch.getRowCount();
     for (int i = 0; i < fields.size(); i++) {
       Field want = Dictionaries.indexedField(fields.get(i));
       FieldVector v = vectors.get(i);
       if (!Fields.sameLayout(want, v.getField())) {
-        throw new CodecException("column " + i + " ('" + fields.get(i).getName() + "') of a batch is "
+        throw new IllegalArgumentException("column " + i + " ('" + fields.get(i).getName() + "') of a batch is "
             + v.getField().getType() + ", the table's field " + fields.get(i).getType());
       }
       if (v.getValueCount() != n) {
-        throw new CodecException("column " + i + " ('" + fields.get(i).getName() + "') of a batch of " + n
+        throw new IllegalArgumentException("column " + i + " ('" + fields.get(i).getName() + "') of a batch of " + n
             + " rows holds " + v.getValueCount() + " values");
       }
     }
@@ -217,7 +217,7 @@ public final class TableWriter implements AutoCloseable {
     for (long id : Dictionaries.valueFields(stored).keySet()) {
       Dictionary d = provider == null ? null : provider.lookup(id);
       if (d == null) {
-        throw new CodecException("dictionary " + id + " of the column is missing from the source");
+        throw new IllegalArgumentException("dictionary " + id + " of the column is missing from the source");
       }
       dictionaries.put(id, d.getVector());
     }
@@ -292,7 +292,7 @@ public final class TableWriter implements AutoCloseable {
   public static ZarrGroup write(ZarrGroup group, VectorSchemaRoot table, TableOptions options, BufferAllocator allocator) {
     for (Field f : table.getSchema().getFields()) {
       if (Dictionaries.isEncoded(f)) {
-        throw new CodecException("column '" + f.getName() + "' is dictionary-encoded: a VectorSchemaRoot does not carry"
+        throw new IllegalArgumentException("column '" + f.getName() + "' is dictionary-encoded: a VectorSchemaRoot does not carry"
             + " its dictionaries; write the table through an ArrowReader");
       }
     }
