@@ -32,7 +32,8 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  *
  * <p>The data type does not decide the chunk layout; the codec list does ({@code vlen-utf8},
  * {@code vlen-bytes}, {@code zarrs.vlen}, or ZEP7's offsets+data when the list has no array->bytes
- * codec, see {@link #implicitSerializer()}).
+ * codec, see {@link #implicitSerializer()}). Nor does it assemble vectors: their offsets and data are
+ * {@link VlenBuffers}' job, which the layouts share.
  *
  * <p>Fill values (zarr-extensions data-types/string and bytes): strings are JSON strings; bytes are read
  * as base64 strings or arrays of integers 0..255 and written as base64.
