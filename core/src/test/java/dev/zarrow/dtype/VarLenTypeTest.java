@@ -152,41 +152,38 @@ class VarLenTypeTest {
     assertThrows(IllegalArgumentException.class, () -> VarLenType.STRING.fillToJson(FillValue.NULL));
   }
 
-  private static final List<String> TEXT_FILLS = List.of("\"\"", "\"abc\"", "\"h\u00e9llo \ud83d\ude00\"");
-  private static final List<String> TEXT_BAD = List.of("0", "null", "[1]", "true", "\"\\ud800\"");
-  private static final List<String> BINARY_FILLS = List.of("\"\"", "\"AAEC\"", "\"/w==\"");
-  private static final Map<String, String> BINARY_SPELLINGS = Map.of("[0, 1, 2]", "\"AAEC\"", "[]", "\"\"", "[255]", "\"/w==\"");
-  private static final List<String> BINARY_BAD = List.of("\"not base64!\"", "[256]", "[-1]", "[1.5]", "3", "null", "{}");
-
-  @Nested
-  class StringContract extends DataTypeContract {
-    @Override protected DataType type() { return VarLenType.STRING; }
-    @Override protected List<String> canonicalFills() { return TEXT_FILLS; }
-    @Override protected List<String> badFills() { return TEXT_BAD; }
+  /** The text types' fill values: JSON strings of Unicode characters. */
+  abstract static class TextContract extends DataTypeContract {
+    @Override protected List<String> canonicalFills() { return List.of("\"\"", "\"abc\"", "\"h\u00e9llo \ud83d\ude00\""); }
+    @Override protected List<String> badFills() { return List.of("0", "null", "[1]", "true", "\"\\ud800\""); }
     @Override protected Map<String, String> fillBytes() { return Map.of("\"abc\"", "616263", "\"\u00e9\"", "c3a9"); }
   }
 
-  @Nested
-  class LargeStringContract extends DataTypeContract {
-    @Override protected DataType type() { return VarLenType.LARGE_STRING; }
-    @Override protected List<String> canonicalFills() { return TEXT_FILLS; }
-    @Override protected List<String> badFills() { return TEXT_BAD; }
-  }
-
-  @Nested
-  class BytesContract extends DataTypeContract {
-    @Override protected DataType type() { return VarLenType.BYTES; }
-    @Override protected List<String> canonicalFills() { return BINARY_FILLS; }
-    @Override protected Map<String, String> equivalentFills() { return BINARY_SPELLINGS; }
-    @Override protected List<String> badFills() { return BINARY_BAD; }
+  /** The binary types' fill values: base64 text, also read as arrays of integers 0..255. */
+  abstract static class BinaryContract extends DataTypeContract {
+    @Override protected List<String> canonicalFills() { return List.of("\"\"", "\"AAEC\"", "\"/w==\""); }
+    @Override protected Map<String, String> equivalentFills() { return Map.of("[0, 1, 2]", "\"AAEC\"", "[]", "\"\"", "[255]", "\"/w==\""); }
+    @Override protected List<String> badFills() { return List.of("\"not base64!\"", "[256]", "[-1]", "[1.5]", "3", "null", "{}"); }
     @Override protected Map<String, String> fillBytes() { return Map.of("\"AAEC\"", "000102", "[255]", "ff"); }
   }
 
   @Nested
-  class LargeBinaryContract extends DataTypeContract {
+  class StringContract extends TextContract {
+    @Override protected DataType type() { return VarLenType.STRING; }
+  }
+
+  @Nested
+  class LargeStringContract extends TextContract {
+    @Override protected DataType type() { return VarLenType.LARGE_STRING; }
+  }
+
+  @Nested
+  class BytesContract extends BinaryContract {
+    @Override protected DataType type() { return VarLenType.BYTES; }
+  }
+
+  @Nested
+  class LargeBinaryContract extends BinaryContract {
     @Override protected DataType type() { return VarLenType.LARGE_BINARY; }
-    @Override protected List<String> canonicalFills() { return BINARY_FILLS; }
-    @Override protected Map<String, String> equivalentFills() { return BINARY_SPELLINGS; }
-    @Override protected List<String> badFills() { return BINARY_BAD; }
   }
 }
