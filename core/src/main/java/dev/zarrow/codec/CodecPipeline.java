@@ -148,7 +148,8 @@ public final class CodecPipeline {
     if (chunk.getValueCount() != spec.size()) {
       throw new IllegalArgumentException("a " + spec + " needs " + spec.size() + " elements, got " + chunk.getValueCount());
     }
-    try (BufferAllocator temp = Buffers.temporaryAllocator(allocator, "CodecPipeline.encode")) {
+    // The array->array codecs' outputs are the pipeline's temporaries; a serializer names its own.
+    try (BufferAllocator temp = arrayCodecs.isEmpty() ? null : Buffers.temporaryAllocator(allocator, "CodecPipeline.encode")) {
       FieldVector current = chunk;
       try {
         for (int i = 0; i < arrayCodecs.size(); i++) {
@@ -158,7 +159,7 @@ public final class CodecPipeline {
           }
           current = next;
         }
-        ByteBuffer bytes = serializer.encode(current, serializerSpec, temp);
+        ByteBuffer bytes = serializer.encode(current, serializerSpec, allocator);
         if (bytesCodecs.isEmpty() && current != chunk) {
           bytes = copy(bytes); // it may view an intermediate vector that is about to be closed
         }
