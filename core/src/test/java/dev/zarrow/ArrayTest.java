@@ -1,7 +1,6 @@
 package dev.zarrow;
 
 import dev.zarrow.error.ChecksumException;
-import dev.zarrow.error.CodecException;
 import dev.zarrow.error.CorruptChunkException;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

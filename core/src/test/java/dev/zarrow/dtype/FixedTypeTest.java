@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.zarrow.error.CodecException;
 import dev.zarrow.error.MetadataException;
 import dev.zarrow.error.UnsupportedExtensionException;
 import dev.zarrow.spi.Registry;
