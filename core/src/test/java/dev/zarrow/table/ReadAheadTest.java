@@ -189,4 +189,27 @@ class ReadAheadTest {
       assertNull(ahead.next());
     }
   }
+
+  @Test
+  void aRangeStartingInsideAStepIsCutAtItsMultiples() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(1);
+    try {
+      AtomicInteger closed = new AtomicInteger();
+      List<Long> bounds = within(pool, () -> {
+        List<Long> seen = new ArrayList<>();
+        try (ReadAhead<Rows> ahead = new ReadAhead<>(5, 27, 10, 2, (s, e) -> new Rows(s, e, closed), pool)) {
+          for (Rows next = ahead.next(); next != null; next = ahead.next()) {
+            try (Rows r = next) {
+              seen.add(r.start());
+              seen.add(r.end());
+            }
+          }
+        }
+        return seen;
+      });
+      assertEquals(List.of(5L, 10L, 10L, 20L, 20L, 27L), bounds);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
 }
