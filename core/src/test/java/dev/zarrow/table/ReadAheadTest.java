@@ -58,28 +58,42 @@ class ReadAheadTest {
     }
   }
 
-  @Test
-  void aConsumerInsideATaskOfItsOwnOneThreadPoolReadsEveryBatch() throws Exception {
+  /**
+   * The bounds {@code from, to} of every batch of {@code [start, end)}, read by a consumer that runs
+   * inside a task of the 1-thread pool that the read-ahead also decodes on.
+   */
+  private static List<Long> boundsReadOnOneThread(long start, long end, long step, int depth, AtomicInteger closed)
+      throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(1);
     try {
-      AtomicInteger closed = new AtomicInteger();
-      List<Long> starts = within(pool, () -> {
+      return within(pool, () -> {
         List<Long> seen = new ArrayList<>();
-        try (ReadAhead<Rows> ahead = new ReadAhead<>(0, 95, 10, 4, (s, e) -> new Rows(s, e, closed), pool)) {
+        try (ReadAhead<Rows> ahead = new ReadAhead<>(start, end, step, depth, (s, e) -> new Rows(s, e, closed), pool)) {
           for (Rows next = ahead.next(); next != null; next = ahead.next()) {
             try (Rows r = next) {
               seen.add(r.start());
-              assertEquals(Math.min(95, r.start() + 10), r.end());
+              seen.add(r.end());
             }
           }
         }
         return seen;
       });
-      assertEquals(List.of(0L, 10L, 20L, 30L, 40L, 50L, 60L, 70L, 80L, 90L), starts);
-      assertEquals(10, closed.get(), "every batch closed once");
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  @Test
+  void aConsumerInsideATaskOfItsOwnOneThreadPoolReadsEveryBatch() throws Exception {
+    AtomicInteger closed = new AtomicInteger();
+    assertEquals(List.of(0L, 10L, 10L, 20L, 20L, 30L, 30L, 40L, 40L, 50L, 50L, 60L, 60L, 70L, 70L, 80L, 80L, 90L, 90L, 95L),
+        boundsReadOnOneThread(0, 95, 10, 4, closed));
+    assertEquals(10, closed.get(), "every batch closed once");
+  }
+
+  @Test
+  void aRangeStartingInsideAStepIsCutAtItsMultiples() throws Exception {
+    assertEquals(List.of(5L, 10L, 10L, 20L, 20L, 27L), boundsReadOnOneThread(5, 27, 10, 2, new AtomicInteger()));
   }
 
   @Test
@@ -187,29 +201,6 @@ class ReadAheadTest {
       assertEquals(10, ahead.next().start());
       assertEquals(20, ahead.next().start());
       assertNull(ahead.next());
-    }
-  }
-
-  @Test
-  void aRangeStartingInsideAStepIsCutAtItsMultiples() throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(1);
-    try {
-      AtomicInteger closed = new AtomicInteger();
-      List<Long> bounds = within(pool, () -> {
-        List<Long> seen = new ArrayList<>();
-        try (ReadAhead<Rows> ahead = new ReadAhead<>(5, 27, 10, 2, (s, e) -> new Rows(s, e, closed), pool)) {
-          for (Rows next = ahead.next(); next != null; next = ahead.next()) {
-            try (Rows r = next) {
-              seen.add(r.start());
-              seen.add(r.end());
-            }
-          }
-        }
-        return seen;
-      });
-      assertEquals(List.of(5L, 10L, 10L, 20L, 20L, 27L), bounds);
-    } finally {
-      pool.shutdownNow();
     }
   }
 }
