@@ -1,6 +1,5 @@
 package dev.zarrow;
 
-import dev.zarrow.error.MetadataException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -38,11 +37,23 @@ public final class ArraySpec {
     this.shape = shape.clone();
   }
 
+  /** An array of {@code dataType} and {@code shape}; a negative size is an {@link IllegalArgumentException}. */
   public static ArraySpec of(DataType dataType, long... shape) {
+    for (long n : shape) {
+      if (n < 0) {
+        throw new IllegalArgumentException("shape " + Arrays.toString(shape) + " has a negative size");
+      }
+    }
     return new ArraySpec(dataType, shape);
   }
 
+  /** The chunk shape; sizes must be positive (an {@link IllegalArgumentException} otherwise). */
   public ArraySpec chunks(int... chunkShape) {
+    for (int n : chunkShape) {
+      if (n <= 0) {
+        throw new IllegalArgumentException("chunk shape " + Arrays.toString(chunkShape) + ": sizes must be positive");
+      }
+    }
     this.chunks = chunkShape.clone();
     return this;
   }
@@ -153,7 +164,7 @@ public final class ArraySpec {
       }
     }
     if (chunkShape.length != shape.length) {
-      throw new MetadataException("chunk shape " + Arrays.toString(chunkShape) + " does not match shape " + Arrays.toString(shape));
+      throw new IllegalArgumentException("chunk shape " + Arrays.toString(chunkShape) + " does not match shape " + Arrays.toString(shape));
     }
     List<NamedConfig> codecs = serializerAndAfter;
     if (codecs == null) {

@@ -1,7 +1,5 @@
 package dev.zarrow;
 
-import dev.zarrow.error.CodecException;
-import dev.zarrow.error.StoreException;
 import dev.zarrow.error.UnsupportedExtensionException;
 import dev.zarrow.error.ZarrException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -10,6 +8,7 @@ import dev.zarrow.vector.Fields;
 import dev.zarrow.vector.Regions;
 import dev.zarrow.codec.ChunkSpec;
 import dev.zarrow.codec.CodecPipeline;
+import dev.zarrow.dtype.ArrowDataType;
 import dev.zarrow.dtype.DataType;
 import dev.zarrow.dtype.FillValue;
 import dev.zarrow.dtype.FixedWidthType;
@@ -33,6 +32,7 @@ import java.util.concurrent.locks.Lock;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
@@ -201,7 +201,7 @@ public final class ZarrArray implements ZarrNode {
     checkRegion(region);
     long count = region.size();
     if (count > Integer.MAX_VALUE) {
-      throw new CodecException("region " + region + " of array '" + path + "' has " + count + " elements, more than one Arrow vector holds (2^31 - 1)");
+      throw new IllegalArgumentException("region " + region + " of array '" + path + "' has " + count + " elements, more than one Arrow vector holds (2^31 - 1)");
     }
     List<long[]> touched = new ArrayList<>();
     grid.chunksOf(region).forEach(touched::add);
@@ -315,7 +315,7 @@ public final class ZarrArray implements ZarrNode {
     if (store instanceof WritableStore w) {
       return w;
     }
-    throw new StoreException("array '" + path + "': " + store.describe() + " is read-only");
+    throw new IllegalStateException("array '" + path + "': " + store.describe() + " is read-only");
   }
 
   /** Writes {@code data} (borrowed) at {@code offset}; its shape gives the region. */
@@ -328,38 +328,53 @@ public final class ZarrArray implements ZarrNode {
     write(new Box(new long[] {offset}, new long[] {data.getValueCount()}), data);
   }
 
-  /** Writes {@code data} (borrowed; {@code region.size()} elements in C order) into {@code region}. */
+  /**
+   * Writes {@code data} (borrowed; {@code region.size()} elements in C order) into {@code region}, with
+   * temporaries beside the data's memory. Data of the null type (Arrow Java's {@code NullVector}) has no
+   * allocator: write it with {@link #write(Box, FieldVector, BufferAllocator)}.
+   */
   public void write(Box region, FieldVector data) {
+    write(region, data, Buffers.allocatorOf(data, "array '" + path + "': write"));
+  }
+
+  /**
+   * Writes {@code data} (borrowed; {@code region.size()} elements in C order) into {@code region};
+   * temporaries (chunks read back, encoded pieces) live in a child of {@code allocator} closed before
+   * returning. A region outside the array, data of another length or Arrow type, or a read-only store
+   * is an {@link IllegalArgumentException} or {@link IllegalStateException}; bad stored chunks are
+   * {@link ZarrException}s.
+   */
+  public void write(Box region, FieldVector data, BufferAllocator allocator) {
     WritableStore out = writable();
     checkRegion(region);
     if (data.getValueCount() != region.size()) {
-      throw new CodecException("array '" + path + "': region " + region + " has " + region.size() + " elements, the data " + data.getValueCount());
+      throw new IllegalArgumentException("array '" + path + "': region " + region + " has " + region.size()
+          + " elements, the data " + data.getValueCount());
     }
     checkType(data);
     List<long[]> touched = new ArrayList<>();
     grid.chunksOf(region).forEach(touched::add);
     Box array = Box.of(metadata.shape());
-    // Temporaries in a child allocator; data of the null type (a NullVector) has no allocator of its own.
-    try (BufferAllocator allocator = Buffers.temporaryAllocator(data, "ZarrArray.write")) {
+    try (BufferAllocator temp = Buffers.temporaryAllocator(allocator, "ZarrArray.write")) {
       WorkSharing.forEach(touched, coords -> {
         Box chunk = grid.chunkBox(coords);
         Box part = chunk.intersect(region);
         Box inChunk = part.relativeTo(chunk.start());
         String key = chunkKey(coords);
         boolean whole = part.equals(chunk.intersect(array));
-        try (FieldVector piece = part.equals(region) ? null : Regions.extract(data, dataType.field(name()), region.shape(), part.relativeTo(region.start()), allocator)) {
+        try (FieldVector piece = part.equals(region) ? null : Regions.extract(data, dataType.field(name()), region.shape(), part.relativeTo(region.start()), temp)) {
           FieldVector values = piece == null ? data : piece;
           Lock lock = out.lock(key);
           lock.lock();
           try {
             Optional<ByteBuffer> encoded;
             if (whole && inChunk.covers(grid.chunkShape())) {
-              encoded = dataType.isAllFill(values, fillValue) ? Optional.empty() : Optional.of(pipeline.encode(values));
+              encoded = dataType.isAllFill(values, fillValue) ? Optional.empty() : Optional.of(pipeline.encode(values, temp));
             } else {
               // Partial chunks keep what is stored; whole edge chunks start from the fill value.
               Optional<ByteSource> existing = whole ? Optional.empty() : out.source(key);
               try {
-                encoded = pipeline.encodeRegion(existing, inChunk, values, allocator);
+                encoded = pipeline.encodeRegion(existing, inChunk, values, temp);
               } finally {
                 existing.ifPresent(ByteSource::close);
               }
@@ -379,8 +394,16 @@ public final class ZarrArray implements ZarrNode {
     }
   }
 
-  /** Writes a whole chunk (borrowed; the full chunk shape, edge chunks included). */
+  /**
+   * Writes a whole chunk (borrowed; the full chunk shape, edge chunks included), with temporaries beside
+   * its memory; a chunk of the null type has none: {@link #writeChunk(long[], FieldVector, BufferAllocator)}.
+   */
   public void writeChunk(long[] coords, FieldVector chunk) {
+    writeChunk(coords, chunk, Buffers.allocatorOf(chunk, "array '" + path + "': writeChunk"));
+  }
+
+  /** Writes a whole chunk (borrowed), with temporaries in a child of {@code allocator}. */
+  public void writeChunk(long[] coords, FieldVector chunk, BufferAllocator allocator) {
     WritableStore out = writable();
     checkCoords(coords);
     checkType(chunk);
@@ -391,7 +414,7 @@ public final class ZarrArray implements ZarrNode {
       if (dataType.isAllFill(chunk, fillValue)) {
         out.delete(key);
       } else {
-        out.set(key, pipeline.encode(chunk));
+        out.set(key, pipeline.encode(chunk, allocator));
       }
     } catch (ZarrException e) {
       throw e.withContext(context(coords));
@@ -400,13 +423,20 @@ public final class ZarrArray implements ZarrNode {
     }
   }
 
+  /** Refuses data of another Arrow type (the whole tree of children), or nulls the type cannot hold. */
   private void checkType(FieldVector data) {
     Field want = dataType.field(name());
     Field got = data.getField();
     // The whole tree: a vector with other children would fail deep inside the codecs.
     if (!Fields.sameLayout(want, got)) {
-      throw new CodecException("array '" + path + "' of data type " + dataType.name() + " holds Arrow " + describe(want)
-          + ", not " + describe(got));
+      throw new IllegalArgumentException("array '" + path + "' of data type " + dataType.name() + " holds Arrow "
+          + describe(want) + ", not " + describe(got));
+    }
+    // Union vectors count no nulls of their own (their members do).
+    if (!want.isNullable() && !(want.getType() instanceof ArrowType.Union) && data.getNullCount() > 0) {
+      throw new IllegalArgumentException("array '" + path + "' of data type " + dataType.name() + " cannot store nulls ("
+          + data.getNullCount() + " found)" + (dataType instanceof ArrowDataType ? "" : "; use the arrow data type "
+          + "({\"name\": \"arrow\", ...}) for nullable data"));
     }
   }
 
@@ -422,8 +452,8 @@ public final class ZarrArray implements ZarrNode {
    */
   public ZarrArray resize(long... newShape) {
     WritableStore out = writable();
-    if (newShape.length != rank()) {
-      throw new CodecException("array '" + path + "': cannot resize " + rank() + " dimensions to " + Arrays.toString(newShape));
+    if (newShape.length != rank() || Arrays.stream(newShape).anyMatch(n -> n < 0)) {
+      throw new IllegalArgumentException("array '" + path + "': cannot resize " + rank() + " dimensions to " + Arrays.toString(newShape));
     }
     ZarrArray resized = new ZarrArray(store, path, metadata.withShape(newShape), options);
     resized.writeMetadata();
@@ -453,18 +483,18 @@ public final class ZarrArray implements ZarrNode {
   private void checkCoords(long[] coords) {
     long[] gridShape = grid.gridShape(metadata.shape());
     if (coords.length != rank()) {
-      throw new CodecException("array '" + path + "': chunk " + Arrays.toString(coords) + " has the wrong rank (" + rank() + ")");
+      throw new IllegalArgumentException("array '" + path + "': chunk " + Arrays.toString(coords) + " has the wrong rank (" + rank() + ")");
     }
     for (int i = 0; i < coords.length; i++) {
       if (coords[i] < 0 || coords[i] >= gridShape[i]) {
-        throw new CodecException("array '" + path + "': chunk " + Arrays.toString(coords) + " is outside the grid " + Arrays.toString(gridShape));
+        throw new IllegalArgumentException("array '" + path + "': chunk " + Arrays.toString(coords) + " is outside the grid " + Arrays.toString(gridShape));
       }
     }
   }
 
   private void checkRegion(Box region) {
     if (region.rank() != rank() || !region.within(metadata.shape())) {
-      throw new CodecException("array '" + path + "': region " + region + " is outside the shape " + Arrays.toString(metadata.shape()));
+      throw new IllegalArgumentException("array '" + path + "': region " + region + " is outside the shape " + Arrays.toString(metadata.shape()));
     }
   }
 

@@ -1,6 +1,5 @@
 package dev.zarrow;
 
-import dev.zarrow.error.StoreException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.metadata.GroupMetadata;
 import dev.zarrow.metadata.Json;
@@ -108,7 +107,7 @@ public final class ZarrGroup implements ZarrNode {
     if (store instanceof WritableStore w) {
       return w;
     }
-    throw new StoreException("group '" + path + "': " + store.describe() + " is read-only");
+    throw new IllegalStateException("group '" + path + "': " + store.describe() + " is read-only");
   }
 
   @Override

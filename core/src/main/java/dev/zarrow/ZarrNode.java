@@ -29,7 +29,11 @@ public sealed interface ZarrNode permits ZarrArray, ZarrGroup {
     return path.isEmpty() ? "zarr.json" : path + "/zarr.json";
   }
 
-  /** {@code path} without leading and trailing slashes; {@code ""} and {@code "/"} are the root. */
+  /**
+   * {@code path} without leading and trailing slashes; {@code ""} and {@code "/"} are the root. A path
+   * that is not a valid store key (a {@code ..} segment, a backslash, a control character) is the
+   * caller's mistake: an {@link IllegalArgumentException} naming it.
+   */
   static String normalize(String path) {
     String p = path;
     while (p.startsWith("/")) {
@@ -39,7 +43,11 @@ public sealed interface ZarrNode permits ZarrArray, ZarrGroup {
       p = p.substring(0, p.length() - 1);
     }
     if (!p.isEmpty()) {
-      dev.zarrow.store.Keys.check(p);
+      try {
+        dev.zarrow.store.Keys.check(p);
+      } catch (dev.zarrow.error.StoreException e) {
+        throw new IllegalArgumentException("invalid node path: " + e.getMessage(), e);
+      }
     }
     return p;
   }

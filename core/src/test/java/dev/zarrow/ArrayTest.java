@@ -1,7 +1,6 @@
 package dev.zarrow;
 
 import dev.zarrow.error.ChecksumException;
-import dev.zarrow.error.CodecException;
 import dev.zarrow.error.CorruptChunkException;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -34,6 +33,7 @@ import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.NullVector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -84,7 +84,7 @@ class ArrayTest {
       // the deleted chunk reads as the fill value.
       assertArrayEquals(new int[] {0, 1, 2, 3, 4, 5, 6, 7, -1, -1, -1, -1, -1}, values(got));
     }
-    assertThrows(CodecException.class, () -> big.resize(1, 2));
+    assertThrows(IllegalArgumentException.class, () -> big.resize(1, 2));
     ZarrArray empty = big.resize(0);
     assertEquals(List.of(), store.list("a/c/"));
     try (NdVector got = empty.read(allocator)) {
@@ -104,19 +104,19 @@ class ArrayTest {
       v.setValueCount(1000);
       a.write(Box.of(100, 10), v);
     }
-    store.clear();
+    store.reset();
     try (NdVector chunk = a.readChunk(new long[] {1, 0}, allocator)) {
-      assertEquals(1, store.returned.size());
-      ByteBuffer stored = store.returned.get(0);
+      assertEquals(1, store.returned().size());
+      ByteBuffer stored = store.returned().get(0);
       assertTrue(stored.isDirect() && !stored.isReadOnly());
       assertEquals(MemoryUtil.getByteBufferAddress(stored), chunk.vector().getDataBuffer().memoryAddress(),
           "the vector's data buffer is the memory the store read into");
       assertEquals(250.0f, ((Float4Vector) chunk.vector()).get(0));
     }
-    store.clear();
+    store.reset();
     // A region that is exactly one chunk is that chunk, too.
     try (NdVector region = a.read(new Box(new long[] {50, 0}, new long[] {50, 10}), allocator)) {
-      assertEquals(MemoryUtil.getByteBufferAddress(store.returned.get(0)), region.vector().getDataBuffer().memoryAddress());
+      assertEquals(MemoryUtil.getByteBufferAddress(store.returned().get(0)), region.vector().getDataBuffer().memoryAddress());
     }
     // Shared (read-only) memory is copied.
     MemoryStore memory = new MemoryStore();
@@ -284,24 +284,40 @@ class ArrayTest {
   void refusesBadRegionsAndVectors(BufferAllocator allocator) {
     MemoryStore store = new MemoryStore();
     ZarrArray a = Zarr.createArray(store, "a", ArraySpec.of(FixedType.INT32, 10, 10).chunks(5, 5));
-    assertThrows(CodecException.class, () -> a.read(new Box(new long[] {5, 5}, new long[] {6, 1}), allocator));
-    assertThrows(CodecException.class, () -> a.read(Box.of(10), allocator));
-    assertThrows(CodecException.class, () -> a.readChunk(new long[] {2, 0}, allocator));
-    assertThrows(CodecException.class, () -> a.readChunk(new long[] {0}, allocator));
+    // Caller mistakes are IllegalArgumentExceptions (CLI exit 2 where the user typed them), never ZarrExceptions.
+    assertThrows(IllegalArgumentException.class, () -> a.read(new Box(new long[] {5, 5}, new long[] {6, 1}), allocator));
+    assertThrows(IllegalArgumentException.class, () -> a.read(Box.of(10), allocator));
+    assertThrows(IllegalArgumentException.class, () -> a.readChunk(new long[] {2, 0}, allocator));
+    assertThrows(IllegalArgumentException.class, () -> a.readChunk(new long[] {0}, allocator));
+    assertThrows(IllegalArgumentException.class, () -> a.decodeChunk(new long[] {0, -1}, allocator));
     try (IntVector v = ints(allocator, 3, i -> i)) {
-      assertThrows(CodecException.class, () -> a.write(Box.of(2, 2), v), "3 values for 4 elements");
+      assertThrows(IllegalArgumentException.class, () -> a.write(Box.of(2, 2), v), "3 values for 4 elements");
+      assertThrows(IllegalArgumentException.class, () -> a.write(new Box(new long[] {9, 9}, new long[] {1, 3}), v),
+          "a region outside the array");
+      assertThrows(IllegalArgumentException.class, () -> a.writeChunk(new long[] {0, 0}, v), "3 values for a chunk of 25");
     }
     try (Float4Vector f = new Float4Vector("x", allocator)) {
       f.allocateNew(4);
       f.setValueCount(4);
-      var e = assertThrows(CodecException.class, () -> a.write(Box.of(2, 2), f));
+      var e = assertThrows(IllegalArgumentException.class, () -> a.write(Box.of(2, 2), f));
       assertTrue(e.getMessage().contains("int32"), e.getMessage());
     }
     try (IntVector v = ints(allocator, 4, i -> i)) {
       v.setNull(2);
-      var e = assertThrows(CodecException.class, () -> a.write(Box.of(2, 2), v));
-      assertTrue(e.getMessage().contains("null") && e.getMessage().contains("chunk [0, 0]"), e.getMessage());
+      var e = assertThrows(IllegalArgumentException.class, () -> a.write(Box.of(2, 2), v));
+      assertTrue(e.getMessage().contains("null") && e.getMessage().contains("array 'a'"), e.getMessage());
     }
+    try (NullVector nulls = new NullVector("x")) {
+      nulls.setValueCount(4);
+      // Null-typed data has no allocator of its own: the caller passes one rather than zarrow making a root.
+      var e = assertThrows(IllegalArgumentException.class, () -> a.write(Box.of(2, 2), nulls));
+      assertTrue(e.getMessage().contains("pass one"), e.getMessage());
+    }
+    assertThrows(IllegalArgumentException.class, () -> a.resize(10));
+    assertThrows(IllegalArgumentException.class, () -> a.resize(10, -1));
+    assertThrows(IllegalArgumentException.class, () -> ArraySpec.of(FixedType.INT32, 4, -1));
+    assertThrows(IllegalArgumentException.class, () -> ArraySpec.of(FixedType.INT32, 4).chunks(0));
+    assertThrows(IllegalArgumentException.class, () -> ArraySpec.of(FixedType.INT32, 4).chunks(2, 2).toMetadata());
     assertEquals(List.of(), store.list("a/c/"), "nothing was written");
   }
 
@@ -311,9 +327,9 @@ class ArrayTest {
     ZarrArray a = Zarr.createArray(store, "a", ArraySpec.of(FixedType.COMPLEX64, 4).chunks(4));
     try (FieldVector wide = Vectors.fromBytes(FixedType.COMPLEX128, new byte[4 * 16], allocator)) {
       assertTrue(wide instanceof FixedSizeListVector);
-      var e = assertThrows(CodecException.class, () -> a.write(0, wide));
+      var e = assertThrows(IllegalArgumentException.class, () -> a.write(0, wide));
       assertTrue(e.getMessage().contains("complex64"), e.getMessage());
-      assertThrows(CodecException.class, () -> a.writeChunk(new long[] {0}, wide));
+      assertThrows(IllegalArgumentException.class, () -> a.writeChunk(new long[] {0}, wide));
     }
   }
 

@@ -237,7 +237,7 @@ final class CopyCommand extends ZarrowCommand {
     for (int b = 0; b < visit.size(); b++) {
       Box region = blocks.chunkBox(visit.get(b)).intersect(whole);
       try (NdVector values = in.read(region, allocator)) {
-        out.write(region.start(), values);
+        out.write(region, values.vector(), allocator); // the allocator: null-typed data has none of its own
       }
       int done = b + 1;
       progress.update(() -> "copy: " + done + " of " + visit.size() + " blocks");

@@ -184,7 +184,8 @@ final class ImportCommand extends ZarrowCommand {
   private ZarrGroup importIpc(TableOptions options, BufferAllocator allocator, Progress progress) throws IOException {
     try (ArrowReader reader = input.ipcReader(allocator)) {
       VectorSchemaRoot root = read(reader::getVectorSchemaRoot);
-      Schema schema = TableWriter.storedSchema(root.getSchema(), reader);
+      // A dictionary the file's schema names but the file lacks is bad input (3), not a caller's mistake.
+      Schema schema = read(() -> TableWriter.storedSchema(root.getSchema(), reader));
       try (TableWriter writer = tableWriter(schema, options, allocator)) {
         while (read(reader::loadNextBatch)) {
           writer.append(root, reader);

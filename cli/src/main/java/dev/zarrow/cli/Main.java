@@ -28,8 +28,12 @@ import picocli.CommandLine.Spec;
  * {@link ParameterException}, also thrown by commands for option values they cannot use); 3 on any
  * {@link ZarrException} (bad metadata, corrupt chunk, checksum mismatch, unsupported feature, missing
  * node), printed as the one line {@code zarrow: <message>} (stack trace only with {@code --verbose});
- * 1 on anything else, which is a bug. A new subcommand is a {@link ZarrowCommand} added to
- * {@code subcommands} below.
+ * 1 on anything else, which is a bug. The library answers a caller's mistake (a region outside the
+ * array, an invalid node path, a vector of the wrong type) with an {@link IllegalArgumentException} or
+ * {@link IllegalStateException}: commands turn the ones the user's input can cause into usage errors
+ * where they pass that input on ({@link ZarrowCommand#usage}), so one that reaches this mapping was the
+ * CLI's own mistake, a bug (1), never blamed on the user. A new subcommand is a {@link ZarrowCommand}
+ * added to {@code subcommands} below.
  */
 @Command(
     name = "zarrow",

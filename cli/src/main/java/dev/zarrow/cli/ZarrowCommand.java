@@ -72,8 +72,8 @@ abstract class ZarrowCommand implements Callable<Integer> {
   String nodePath(String path) {
     try {
       return ZarrNode.normalize(path == null ? "" : path);
-    } catch (RuntimeException e) {
-      throw usage("invalid node path: " + e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw usage(e.getMessage());
     }
   }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import dev.zarrow.ArraySpec;
+import dev.zarrow.testing.Vectors;
 import dev.zarrow.spi.Registry;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
@@ -132,7 +133,7 @@ class CopyCommandTest {
 
   /** src/s: {@link #STRINGS} in chunks of 4, with zarrow's default codecs (vlen-utf8, zstd). */
   private void writeStrings(BufferAllocator allocator) {
-    try (FileSystemStore store = FileSystemStore.open(src()); FieldVector v = VarLenType.STRING.vector(allocator, STRINGS)) {
+    try (FileSystemStore store = FileSystemStore.open(src()); FieldVector v = Vectors.varLen(VarLenType.STRING, allocator, STRINGS)) {
       Zarr.createArray(store, "s", ArraySpec.of(VarLenType.STRING, STRINGS.length).chunks(4))
           .write(new long[] {0}, new NdVector(v, new long[] {STRINGS.length}));
     }

@@ -50,6 +50,29 @@ class MainTest {
   }
 
   @Test
+  void callerMistakesTheUserTypedAreUsageErrors(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    dev.zarrow.Zarr.createArray(dev.zarrow.store.FileSystemStore.open(dir), "a",
+        dev.zarrow.ArraySpec.of(dev.zarrow.dtype.FixedType.INT8, 4).chunks(2));
+    // The library refuses these with IllegalArgumentException; the commands say which input was wrong.
+    for (Object[] args : List.of(new Object[] {"cat", dir, "a", "--region", "2:9"}, new Object[] {"cat", dir, "a\\b"},
+        new Object[] {"info", dir, "a/../../x"}, new Object[] {"copy", dir, "a", dir.resolve("out"), "b", "--chunks", "0"})) {
+      Cli.Result r = Cli.run(args);
+      assertEquals(2, r.exit(), java.util.Arrays.toString(args) + ": " + r);
+      assertTrue(r.err().startsWith("zarrow: ") && !r.err().contains("internal error"), r.toString());
+    }
+  }
+
+  @Test
+  void callerMistakesThatReachTheMappingAreTheCliBugs() {
+    // Whatever the user typed was checked where it was passed on: an IllegalArgumentException that gets
+    // this far is the CLI misusing the library, and exit 2 would wrongly blame the user.
+    StringWriter text = new StringWriter();
+    assertEquals(1, Main.failure(new IllegalArgumentException("array 'a': region [0:9] is outside the shape [4]"), false,
+        new PrintWriter(text)));
+    assertTrue(text.toString().startsWith("zarrow: internal error: "), text.toString());
+  }
+
+  @Test
   void anythingElseIsAnInternalError() {
     StringWriter quiet = new StringWriter();
     assertEquals(1, Main.failure(new IllegalStateException("boom"), false, new PrintWriter(quiet)));

@@ -131,7 +131,7 @@ public class ArrowCodecBench {
     ArrowDataType type = ArrowDataType.of(field);
     spec = new ChunkSpec(new int[] {ROWS}, type, FillValue.NULL);
     codec = ArrowIpcCodec.arrow();
-    ByteBuffer encoded = codec.encode(vector, spec);
+    ByteBuffer encoded = codec.encode(vector, spec, allocator);
     chunk = new byte[encoded.remaining()];
     encoded.get(chunk);
     stream = baselineWrite();
@@ -153,7 +153,7 @@ public class ArrowCodecBench {
 
   @Benchmark
   public int encodeZarrow() {
-    return codec.encode(vector, spec).remaining();
+    return codec.encode(vector, spec, allocator).remaining();
   }
 
   @Benchmark

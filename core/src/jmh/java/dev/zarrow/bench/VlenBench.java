@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -94,7 +95,12 @@ public class VlenBench {
         values[i] = randomString(random);
         stringBytes += values[i].length;
       }
-      try (FieldVector v = VarLenType.STRING.vector(allocator, values)) {
+      try (VarCharVector v = new VarCharVector("v", allocator)) {
+        v.allocateNew();
+        for (int i = 0; i < CHUNK; i++) {
+          v.setSafe(i, values[i]);
+        }
+        v.setValueCount(CHUNK);
         zep7Chunks.add(copy(zep7.encode(v)));
         vlenChunks.add(copy(vlenUtf8.encode(v)));
         zarrsChunks.add(copy(zarrsVlen.encode(v)));

@@ -16,10 +16,12 @@ public non-sealed interface ArrayToBytesCodec extends Codec {
   void validate(ChunkSpec spec);
 
   /**
-   * The bytes of {@code chunk} (borrowed, {@code spec.size()} elements). The result may be a view of the
-   * vector's memory, valid while it stays open and unchanged.
+   * The bytes of {@code chunk} (borrowed, {@code spec.size()} elements). The result is either memory of
+   * its own or a <em>read-only</em> view of the vector's memory, valid while the vector stays open and
+   * unchanged: read-only, so that decoding it again copies and never aliases the caller's vector.
+   * Temporaries come from a named child of {@code allocator}, closed before returning.
    */
-  ByteBuffer encode(FieldVector chunk, ChunkSpec spec);
+  ByteBuffer encode(FieldVector chunk, ChunkSpec spec, BufferAllocator allocator);
 
   /**
    * The chunk that {@code bytes} encode, a vector of exactly {@code spec.size()} elements owned by the
@@ -70,7 +72,7 @@ public non-sealed interface ArrayToBytesCodec extends Codec {
   default Optional<ByteBuffer> encodeRegion(
       Optional<ByteSource> existing, ChunkSpec spec, Box region, FieldVector data, BufferAllocator allocator) {
     return PartialCoding.encodeRegion(
-        bytes -> decode(bytes, spec, allocator), chunk -> encode(chunk, spec), existing, spec, region, data, allocator,
+        bytes -> decode(bytes, spec, allocator), chunk -> encode(chunk, spec, allocator), existing, spec, region, data, allocator,
         true);
   }
 }

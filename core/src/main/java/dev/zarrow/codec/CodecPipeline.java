@@ -2,6 +2,7 @@ package dev.zarrow.codec;
 
 import dev.zarrow.error.CodecException;
 import dev.zarrow.error.CorruptChunkException;
+import dev.zarrow.memory.Buffers;
 import dev.zarrow.vector.Regions;
 import dev.zarrow.grid.Box;
 import dev.zarrow.metadata.NamedConfig;
@@ -129,33 +130,48 @@ public final class CodecPipeline {
   }
 
   /**
-   * The stored bytes of {@code chunk} (borrowed; {@code spec().size()} elements in C order). The result
-   * may be a view of the chunk's memory, valid while the chunk stays open and unchanged.
+   * The stored bytes of {@code chunk} (borrowed; {@code spec().size()} elements in C order), with
+   * temporaries beside the chunk's own memory: {@link #encode(FieldVector, BufferAllocator)}. A vector
+   * without an allocator (Arrow Java's {@code NullVector}) is an {@link IllegalArgumentException}: pass one.
    */
   public ByteBuffer encode(FieldVector chunk) {
+    return encode(chunk, Buffers.allocatorOf(chunk, "encoding a " + spec));
+  }
+
+  /**
+   * The stored bytes of {@code chunk} (borrowed; {@code spec().size()} elements in C order). The result
+   * is memory of its own or a read-only view of the chunk's memory (valid while the chunk stays open
+   * and unchanged), never writable memory of the caller's. Temporaries (the outputs of array->array
+   * codecs, a shard's inner chunks) live in a child of {@code allocator} closed before returning. A
+   * chunk of the wrong length is an {@link IllegalArgumentException}.
+   */
+  public ByteBuffer encode(FieldVector chunk, BufferAllocator allocator) {
     if (chunk.getValueCount() != spec.size()) {
-      throw new CodecException("a " + spec + " needs " + spec.size() + " elements, got " + chunk.getValueCount());
+      throw new IllegalArgumentException("a " + spec + " needs " + spec.size() + " elements, got " + chunk.getValueCount());
     }
-    FieldVector current = chunk;
-    try {
-      for (int i = 0; i < arrayCodecs.size(); i++) {
-        FieldVector next = arrayCodecs.get(i).encode(current, arraySpecs.get(i), chunk.getAllocator());
+    // The array->array codecs' outputs are the pipeline's temporaries; a serializer names its own.
+    try (BufferAllocator temp = arrayCodecs.isEmpty() ? null : Buffers.temporaryAllocator(allocator, "CodecPipeline.encode")) {
+      FieldVector current = chunk;
+      try {
+        for (int i = 0; i < arrayCodecs.size(); i++) {
+          FieldVector next = arrayCodecs.get(i).encode(current, arraySpecs.get(i), temp);
+          if (current != chunk) {
+            current.close();
+          }
+          current = next;
+        }
+        ByteBuffer bytes = serializer.encode(current, serializerSpec, allocator);
+        if (bytesCodecs.isEmpty() && current != chunk) {
+          bytes = copy(bytes); // it may view an intermediate vector that is about to be closed
+        }
+        for (BytesToBytesCodec codec : bytesCodecs) {
+          bytes = codec.encode(bytes);
+        }
+        return bytes;
+      } finally {
         if (current != chunk) {
           current.close();
         }
-        current = next;
-      }
-      ByteBuffer bytes = serializer.encode(current, serializerSpec);
-      if (bytesCodecs.isEmpty() && current != chunk) {
-        bytes = copy(bytes); // it may view an intermediate vector that is about to be closed
-      }
-      for (BytesToBytesCodec codec : bytesCodecs) {
-        bytes = codec.encode(bytes);
-      }
-      return bytes;
-    } finally {
-      if (current != chunk) {
-        current.close();
       }
     }
   }
@@ -214,7 +230,7 @@ public final class CodecPipeline {
     }
     // Not serializer-only: encode() returns memory of its own (compressed, or copied after array codecs).
     return PartialCoding.encodeRegion(
-        bytes -> decode(bytes, allocator), this::encode, existing, spec, region, data, allocator, false);
+        bytes -> decode(bytes, allocator), chunk -> encode(chunk, allocator), existing, spec, region, data, allocator, false);
   }
 
   /**

@@ -45,7 +45,7 @@ final class PartialCoding {
         return Optional.empty();
       }
       ByteBuffer encoded = encode.apply(updated);
-      // A serializer's encoding may view the vector closed below; compressed output is its own memory.
+      // A serializer's encoding may view (read-only) the vector closed below; compressed output is its own memory.
       return Optional.of(encodingMayView ? copy(encoded) : encoded);
     } finally {
       if (updated != null && updated != base) {

@@ -280,7 +280,7 @@ public final class ArrowDataType implements DataType {
     }
     Scalar scalar = scalar();
     if (scalar == null) {
-      throw new CodecException("an arrow field of type " + memory.getType() + " has no fill value but null");
+      throw new IllegalArgumentException("an arrow field of type " + memory.getType() + " has no fill value but null");
     }
     return switch (scalar) {
       case BOOL -> FixedType.BOOL.fillToJson(fill);
@@ -307,12 +307,12 @@ public final class ArrowDataType implements DataType {
   private byte[] scalarBytes(FillValue fill) {
     Scalar scalar = scalar();
     if (scalar == null) {
-      throw new CodecException("an arrow field of type " + memory.getType() + " has no fill value but null, got " + fill);
+      throw new IllegalArgumentException("an arrow field of type " + memory.getType() + " has no fill value but null, got " + fill);
     }
     byte[] bytes = fill.bytes();
     int expected = scalar == Scalar.FIXED ? fixedWidth() : scalar == Scalar.BOOL ? 1 : -1;
     if (expected >= 0 && bytes.length != expected) {
-      throw new CodecException("an arrow " + memory.getType() + " fill value has " + expected + " bytes, got " + fill);
+      throw new IllegalArgumentException("an arrow " + memory.getType() + " fill value has " + expected + " bytes, got " + fill);
     }
     return bytes;
   }
@@ -387,7 +387,8 @@ public final class ArrowDataType implements DataType {
       if (memory.isNullable() && !(memory.getType() instanceof ArrowType.Union)) {
         return vector.getNullCount() == count;
       }
-      try (FieldVector blank = Gather.blank(memory, 1, vector.getAllocator())) {
+      try (BufferAllocator temp = Buffers.temporaryAllocator(Buffers.allocatorOf(vector, "isAllFill"), "arrow isAllFill");
+          FieldVector blank = Gather.blank(memory, 1, temp)) {
         RangeEqualsVisitor equal = new RangeEqualsVisitor(vector, blank, (a, b) -> true);
         Range one = new Range(0, 0, 1);
         for (int i = 0; i < count; i++) {

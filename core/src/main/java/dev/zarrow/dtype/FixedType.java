@@ -3,7 +3,6 @@ package dev.zarrow.dtype;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.zarrow.error.CodecException;
 import dev.zarrow.error.MetadataException;
 import dev.zarrow.memory.Buffers;
 import dev.zarrow.metadata.Json;
@@ -158,7 +157,7 @@ public final class FixedType implements FixedWidthType {
   public FieldVector fromBytes(ArrowBuf data, int count, BufferAllocator allocator) {
     long needed = (long) count * width;
     if (data.capacity() < needed) {
-      throw new CodecException(name + ": " + data.capacity() + " bytes cannot hold " + count + " elements");
+      throw new IllegalArgumentException(name + ": " + data.capacity() + " bytes cannot hold " + count + " elements");
     }
     FieldVector vector = field("").createVector(allocator);
     try {
@@ -202,16 +201,16 @@ public final class FixedType implements FixedWidthType {
         kind == Kind.COMPLEX
             ? ((FixedSizeListVector) vector).getDataVector().getDataBuffer()
             : vector.getDataBuffer();
-    return Buffers.view(data, 0, (long) count * width);
+    return Buffers.readOnlyView(data, 0, (long) count * width);
   }
 
   private void checkVector(FieldVector vector) {
     if (!vector.getField().getType().equals(arrowType())) {
-      throw new CodecException(
+      throw new IllegalArgumentException(
           "data type " + name + " needs an Arrow " + arrowType() + " vector, got " + vector.getField().getType());
     }
     if (vector.getNullCount() > 0) {
-      throw new CodecException(
+      throw new IllegalArgumentException(
           "data type " + name + " cannot store nulls (" + vector.getNullCount()
               + " found); use the arrow data type for nullable data");
     }
@@ -219,10 +218,10 @@ public final class FixedType implements FixedWidthType {
       FixedSizeListVector list = (FixedSizeListVector) vector;
       ArrowType parts = list.getDataVector().getField().getType();
       if (!parts.equals(floatType(width / 2))) {
-        throw new CodecException("data type " + name + " needs parts of Arrow " + floatType(width / 2) + ", got " + parts);
+        throw new IllegalArgumentException("data type " + name + " needs parts of Arrow " + floatType(width / 2) + ", got " + parts);
       }
       if (list.getDataVector().getNullCount() > 0) {
-        throw new CodecException("data type " + name + " cannot store null parts");
+        throw new IllegalArgumentException("data type " + name + " cannot store null parts");
       }
     }
   }
@@ -231,7 +230,7 @@ public final class FixedType implements FixedWidthType {
   public FieldVector filled(BufferAllocator allocator, int count, FillValue fill) {
     byte[] pattern = fill.raw();
     if (pattern == null || pattern.length != width) {
-      throw new CodecException("data type " + name + " needs a fill value of " + width + " bytes, got " + fill);
+      throw new IllegalArgumentException("data type " + name + " needs a fill value of " + width + " bytes, got " + fill);
     }
     try (ArrowBuf data = allocator.buffer((long) count * width)) {
       Buffers.fill(data, 0, count, pattern);
@@ -369,7 +368,7 @@ public final class FixedType implements FixedWidthType {
   public JsonNode fillToJson(FillValue fill) {
     JsonNodeFactory f = JsonNodeFactory.instance;
     if (fill.isNull()) {
-      throw new CodecException("data type " + name + " has no null fill value");
+      throw new IllegalArgumentException("data type " + name + " has no null fill value");
     }
     ByteBuffer in = ByteBuffer.wrap(fill.raw()).order(ByteOrder.LITTLE_ENDIAN);
     return switch (kind) {

@@ -25,8 +25,9 @@ public interface FixedWidthType extends DataType {
   FieldVector fromBytes(ArrowBuf data, int count, BufferAllocator allocator);
 
   /**
-   * The little-endian bytes of the elements of {@code vector} (borrowed): a view of its memory, valid
-   * while the vector is open and unchanged, or a new buffer where layouts differ. Nulls are refused.
+   * The little-endian bytes of the elements of {@code vector} (borrowed): a read-only view of its memory,
+   * valid while the vector is open and unchanged (read-only, so that decoding it again copies instead of
+   * aliasing the vector), or a new buffer where layouts differ. Nulls are refused.
    */
   ByteBuffer toBytes(FieldVector vector);
 }

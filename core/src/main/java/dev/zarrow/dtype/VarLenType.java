@@ -3,10 +3,9 @@ package dev.zarrow.dtype;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.zarrow.error.CodecException;
-import dev.zarrow.error.CorruptChunkException;
 import dev.zarrow.error.MetadataException;
 import dev.zarrow.memory.Buffers;
-import dev.zarrow.internal.Utf8;
+import dev.zarrow.vector.VlenBuffers;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
 import java.nio.ByteBuffer;
@@ -19,9 +18,7 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
@@ -35,7 +32,8 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  *
  * <p>The data type does not decide the chunk layout; the codec list does ({@code vlen-utf8},
  * {@code vlen-bytes}, {@code zarrs.vlen}, or ZEP7's offsets+data when the list has no array->bytes
- * codec, see {@link #implicitSerializer()}).
+ * codec, see {@link #implicitSerializer()}). Nor does it assemble vectors: their offsets and data are
+ * {@link VlenBuffers}' job, which the layouts share.
  *
  * <p>Fill values (zarr-extensions data-types/string and bytes): strings are JSON strings; bytes are read
  * as base64 strings or arrays of integers 0..255 and written as base64.
@@ -189,7 +187,7 @@ public final class VarLenType implements DataType {
   @Override
   public JsonNode fillToJson(FillValue fill) {
     if (fill.isNull()) {
-      throw new CodecException("data type " + name + " has no null fill value");
+      throw new IllegalArgumentException("data type " + name + " has no null fill value");
     }
     JsonNodeFactory f = JsonNodeFactory.instance;
     return isText()
@@ -201,178 +199,13 @@ public final class VarLenType implements DataType {
     return new MetadataException("/fill_value: data type " + name + " needs " + expected + ", got " + Json.kind(json));
   }
 
-  // ---- memory ----
-
-  /**
-   * The offsets and data of a vector of this type. {@code offsets} holds {@code count + 1} native
-   * (little-endian) offsets of {@link #offsetWidth()} bytes, or nothing when count is 0; element i is
-   * the data bytes [offset(i), offset(i + 1)). A view: valid while the vector is open and unchanged.
-   */
-  public record Parts(ArrowBuf offsets, ArrowBuf data, int count, int offsetWidth) {
-    /** Offset {@code i} (0 <= i <= count). */
-    public long offset(int i) {
-      if (count == 0) {
-        return 0;
-      }
-      long at = offsets.memoryAddress() + (long) i * offsetWidth;
-      return offsetWidth == 4 ? MemoryUtil.getInt(at) : MemoryUtil.getLong(at);
-    }
-
-    public long first() {
-      return offset(0);
-    }
-
-    public long last() {
-      return offset(count);
-    }
-
-    /** The bytes of all elements together: last - first. */
-    public long dataLength() {
-      return last() - first();
-    }
-  }
-
-  /**
-   * The parts of {@code vector} (borrowed) for writing. A vector of another type, or one holding nulls,
-   * is a {@link CodecException}; nulls call for the {@code arrow} data type.
-   */
-  public Parts parts(FieldVector vector) {
-    if (!vector.getField().getType().equals(arrowType)) {
-      throw new CodecException(
-          "data type " + name + " needs an Arrow " + arrowType + " vector, got " + vector.getField().getType());
-    }
-    if (vector.getNullCount() > 0) {
-      throw new CodecException(
-          "data type " + name + " cannot store nulls (" + vector.getNullCount() + " found); use the arrow data type "
-              + "({\"name\": \"arrow\", ...}) for nullable " + (isText() ? "strings" : "binary values"));
-    }
-    int count = vector.getValueCount();
-    ArrowBuf offsets = vector.getOffsetBuffer();
-    if (count > 0 && offsets.capacity() < (long) (count + 1) * offsetWidth()) {
-      throw new CodecException("a " + name + " vector of " + count + " elements has only " + offsets.capacity() + " bytes of offsets");
-    }
-    Parts parts = new Parts(offsets, vector.getDataBuffer(), count, offsetWidth());
-    // Encoders read by address: a vector built from inconsistent buffers must not send them astray.
-    String problem = count == 0 ? null : offsetsProblem(offsets.memoryAddress(), count, parts.data().capacity());
-    if (problem != null) {
-      throw new CodecException("a malformed " + name + " vector: " + problem);
-    }
-    return parts;
-  }
-
-  /**
-   * A vector of {@code count} elements over {@code offsets} ({@code count + 1} little-endian offsets of
-   * {@link #offsetWidth()} bytes) and {@code data}, after checking the offsets: the first is not
-   * negative, none decreases, the last is within {@code dataLength} bytes of data (which must not exceed
-   * {@code data}'s capacity). The vector shares both buffers (it takes its own references; the caller's
-   * stay the caller's to close) and is owned by the caller. Bad offsets are a
-   * {@link CorruptChunkException} naming the element.
-   */
-  public FieldVector fromBuffers(ArrowBuf offsets, ArrowBuf data, long dataLength, int count, BufferAllocator allocator) {
-    if (offsets.capacity() < (long) (count + 1) * offsetWidth()) {
-      throw new CorruptChunkException(name + ": " + offsets.capacity() + " bytes cannot hold the " + (count + 1) + " offsets of "
-          + count + " elements");
-    }
-    checkOffsets(offsets.memoryAddress(), count, Math.min(dataLength, data.capacity()));
-    return load(offsets, data, count, allocator);
-  }
-
-  /**
-   * {@link #fromBuffers} for offsets the caller has just built itself from checked lengths, so that
-   * they are known to start at 0 or more, never decrease and end within {@code data}: nothing is
-   * checked again (a decoder that checks every length as it writes the offsets need not pay for a
-   * second pass over them).
-   */
-  public FieldVector fromBuiltBuffers(ArrowBuf offsets, ArrowBuf data, int count, BufferAllocator allocator) {
-    return load(offsets, data, count, allocator);
-  }
-
-  private FieldVector load(ArrowBuf offsets, ArrowBuf data, int count, BufferAllocator allocator) {
-    FieldVector vector = field("").createVector(allocator);
-    try {
-      vector.loadFieldBuffers(new ArrowFieldNode(count, 0), List.of(allocator.getEmpty(), offsets, data));
-      return vector;
-    } catch (RuntimeException e) {
-      vector.close();
-      throw e;
-    }
-  }
-
-  /** Checks {@code count + 1} offsets at {@code address} against {@code dataLength} bytes of data. */
-  private void checkOffsets(long address, int count, long dataLength) {
-    String problem = offsetsProblem(address, count, dataLength);
-    if (problem != null) {
-      throw new CorruptChunkException(name + ": " + problem);
-    }
-  }
-
-  /** What is wrong with {@code count + 1} offsets at {@code address} over {@code dataLength} bytes, or null. */
-  private String offsetsProblem(long address, int count, long dataLength) {
-    String order = Buffers.offsetsOrderProblem(address, count, offsetWidth());
-    if (order != null) {
-      return order;
-    }
-    long last = Buffers.offsetAt(address, count, offsetWidth());
-    if (last > dataLength) {
-      return "the last offset (" + last + ") is past the end of the " + dataLength + " bytes of data";
-    }
-    return null;
-  }
-
-  /**
-   * Checks that every element of {@code vector} (of this text type) is valid UTF-8; the first invalid
-   * one is a {@link CorruptChunkException} naming it. ASCII data is checked eight bytes at a time.
-   */
-  public void checkUtf8(FieldVector vector) {
-    int count = vector.getValueCount();
-    if (count == 0) {
-      return;
-    }
-    Parts parts = new Parts(vector.getOffsetBuffer(), vector.getDataBuffer(), count, offsetWidth());
-    long first = parts.first();
-    if (first < 0 || parts.last() < first || parts.last() > parts.data().capacity()) {
-      throw new CorruptChunkException(name + ": offsets [" + first + ", " + parts.last() + "] outside the data");
-    }
-    long base = parts.data().memoryAddress();
-    long result = Utf8.scan(base + first, parts.last() - first);
-    if (result >= 0) {
-      throw invalidUtf8(parts, first + result);
-    }
-    if (result == Utf8.VALID) {
-      // The data as a whole is valid; each element is too unless one starts inside a character.
-      for (int i = 1; i < count; i++) {
-        long at = parts.offset(i);
-        if (at < parts.last() && Utf8.isContinuationByte(base + at)) {
-          throw invalidUtf8(parts, at - 1);
-        }
-      }
-    }
-  }
-
-  private CorruptChunkException invalidUtf8(Parts parts, long position) {
-    // The element holding the byte: the last one starting at or before it that is not empty.
-    int lo = 0;
-    int hi = parts.count() - 1;
-    while (lo < hi) {
-      int mid = (lo + hi + 1) >>> 1;
-      if (parts.offset(mid) <= position) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    while (lo > 0 && parts.offset(lo) == parts.offset(lo + 1)) {
-      lo--;
-    }
-    return new CorruptChunkException(name + ": element " + lo + " is not valid UTF-8 (at data byte " + position
-        + "); CodecOptions.withValidateUtf8(false) skips this check");
-  }
+  // ---- memory (the buffers themselves: VlenBuffers) ----
 
   @Override
   public FieldVector filled(BufferAllocator allocator, int count, FillValue fill) {
     byte[] pattern = fill.raw();
     if (pattern == null) {
-      throw new CodecException("data type " + name + " has no null fill value");
+      throw new IllegalArgumentException("data type " + name + " has no null fill value");
     }
     long dataLength = (long) count * pattern.length;
     if (dataLength > maxDataBytes()) {
@@ -381,21 +214,9 @@ public final class VarLenType implements DataType {
     int w = offsetWidth();
     try (ArrowBuf offsets = allocator.buffer((long) (count + 1) * w);
         ArrowBuf data = dataLength == 0 ? allocator.getEmpty() : allocator.buffer(dataLength)) {
-      long address = offsets.memoryAddress();
-      int len = pattern.length;
-      if (len == 0) {
-        offsets.setZero(0, offsets.capacity());
-      } else if (w == 4) {
-        for (int i = 0; i <= count; i++) {
-          MemoryUtil.putInt(address + 4L * i, i * len);
-        }
-      } else {
-        for (int i = 0; i <= count; i++) {
-          MemoryUtil.putLong(address + 8L * i, (long) i * len);
-        }
-      }
+      VlenBuffers.putEvenOffsets(offsets.memoryAddress(), count, pattern.length, w);
       Buffers.fill(data, 0, count, pattern);
-      return fromBuffers(offsets, data, dataLength, count, allocator);
+      return VlenBuffers.fromBuiltBuffers(field(""), offsets, data, count, allocator);
     }
   }
 
@@ -409,7 +230,7 @@ public final class VarLenType implements DataType {
     if (count == 0) {
       return true;
     }
-    Parts parts = new Parts(vector.getOffsetBuffer(), vector.getDataBuffer(), count, offsetWidth());
+    VlenBuffers.Parts parts = VlenBuffers.parts(vector);
     long first = parts.first();
     int len = pattern.length;
     if (parts.last() - first != (long) count * len) {
@@ -418,18 +239,9 @@ public final class VarLenType implements DataType {
     if (len == 0) {
       return true; // no data at all: every element is empty
     }
-    long address = parts.offsets().memoryAddress();
-    if (offsetWidth() == 4) {
-      for (int i = 1; i < count; i++) {
-        if (MemoryUtil.getInt(address + 4L * i) - first != (long) i * len) {
-          return false;
-        }
-      }
-    } else {
-      for (int i = 1; i < count; i++) {
-        if (MemoryUtil.getLong(address + 8L * i) - first != (long) i * len) {
-          return false;
-        }
+    for (int i = 1; i < count; i++) {
+      if (parts.offset(i) - first != (long) i * len) {
+        return false;
       }
     }
     return Buffers.allEqual(parts.data(), first, count, pattern);
@@ -439,90 +251,6 @@ public final class VarLenType implements DataType {
   public CodecException tooLarge(long dataLength) {
     return new CodecException("data type " + name + ": a chunk of " + dataLength + " data bytes exceeds the 2 GiB that int32 "
         + "offsets address; use " + (isText() ? "large_string" : "large_binary") + " (int64 offsets) or smaller chunks");
-  }
-
-  // ---- convenience ----
-
-  /** A vector of this text type holding {@code values} as UTF-8, owned by the caller. Nulls are refused. */
-  public FieldVector vector(BufferAllocator allocator, String... values) {
-    if (!isText()) {
-      throw new CodecException("data type " + name + " holds bytes, not strings: pass byte arrays");
-    }
-    byte[][] utf8 = new byte[values.length][];
-    for (int i = 0; i < values.length; i++) {
-      if (values[i] == null) {
-        throw new CodecException("element " + i + " is null: data type " + name + " cannot store nulls; use the arrow data type");
-      }
-      utf8[i] = values[i].getBytes(StandardCharsets.UTF_8);
-    }
-    return build(allocator, utf8);
-  }
-
-  /** A vector of this type holding {@code values} (UTF-8 for the text types, unchecked), owned by the caller. */
-  public FieldVector vector(BufferAllocator allocator, byte[]... values) {
-    for (int i = 0; i < values.length; i++) {
-      if (values[i] == null) {
-        throw new CodecException("element " + i + " is null: data type " + name + " cannot store nulls; use the arrow data type");
-      }
-    }
-    return build(allocator, values);
-  }
-
-  private FieldVector build(BufferAllocator allocator, byte[][] values) {
-    long total = 0;
-    for (byte[] v : values) {
-      total += v.length;
-    }
-    if (total > maxDataBytes()) {
-      throw tooLarge(total);
-    }
-    int count = values.length;
-    try (ArrowBuf offsets = allocator.buffer((long) (count + 1) * offsetWidth());
-        ArrowBuf data = total == 0 ? allocator.getEmpty() : allocator.buffer(total)) {
-      long at = 0;
-      for (int i = 0; i < count; i++) {
-        putOffset(offsets, i, at);
-        data.setBytes(at, values[i]);
-        at += values[i].length;
-      }
-      putOffset(offsets, count, at);
-      return fromBuffers(offsets, data, total, count, allocator);
-    }
-  }
-
-  private void putOffset(ArrowBuf offsets, int i, long value) {
-    if (offsetWidth() == 4) {
-      offsets.setInt(4L * i, (int) value);
-    } else {
-      offsets.setLong(8L * i, value);
-    }
-  }
-
-  /** The elements of {@code vector} (of a text type) as Java strings. */
-  public static String[] strings(FieldVector vector) {
-    byte[][] raw = byteArrays(vector);
-    String[] out = new String[raw.length];
-    for (int i = 0; i < raw.length; i++) {
-      out[i] = raw[i] == null ? null : new String(raw[i], StandardCharsets.UTF_8);
-    }
-    return out;
-  }
-
-  /** The elements of a variable-length {@code vector} (borrowed) as byte arrays (null for null elements). */
-  public static byte[][] byteArrays(FieldVector vector) {
-    int count = vector.getValueCount();
-    ArrowType type = vector.getField().getType();
-    int width = type instanceof ArrowType.LargeUtf8 || type instanceof ArrowType.LargeBinary ? 8 : 4;
-    Parts parts = new Parts(vector.getOffsetBuffer(), vector.getDataBuffer(), count, width);
-    byte[][] out = new byte[count][];
-    for (int i = 0; i < count; i++) {
-      if (!vector.isNull(i)) {
-        long start = parts.offset(i);
-        out[i] = new byte[Math.toIntExact(parts.offset(i + 1) - start)];
-        parts.data().getBytes(start, out[i]);
-      }
-    }
-    return out;
   }
 
   @Override

@@ -5,8 +5,8 @@ import java.nio.ByteOrder;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.ForeignAllocation;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.ValueVector;
 
 /** Moving bytes between {@link ByteBuffer}s and Arrow memory, without copying where that is safe. */
 public final class Buffers {
@@ -116,12 +116,24 @@ public final class Buffers {
     return width == 4 ? MemoryUtil.getInt(address + 4L * i) : MemoryUtil.getLong(address + 8L * i);
   }
 
-  /** A little-endian view of {@code length} bytes of {@code buf} from {@code offset}; valid while buf is. */
+  /**
+   * A little-endian view of {@code length} bytes of {@code buf} from {@code offset}, to write into
+   * Arrow memory through a {@link ByteBuffer}; valid while buf is.
+   */
   public static ByteBuffer view(ArrowBuf buf, long offset, long length) {
     if (length == 0) {
       return ByteBuffer.allocate(0);
     }
     return buf.nioBuffer(offset, Math.toIntExact(length)).order(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /**
+   * A read-only little-endian view of {@code length} bytes of {@code buf} from {@code offset}, valid while
+   * buf is open and unchanged: how an encoder hands out bytes that are its input's memory. Read-only,
+   * so that {@link #wrap} copies it rather than letting a decoded vector alias the caller's.
+   */
+  public static ByteBuffer readOnlyView(ArrowBuf buf, long offset, long length) {
+    return view(buf, offset, length).asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN);
   }
 
   /** Writes {@code count} copies of {@code pattern} into {@code buf} from {@code offset}. */
@@ -182,14 +194,25 @@ public final class Buffers {
   }
 
   /**
-   * A child allocator of {@code vector}'s allocator for temporaries of an operation on it, named
-   * {@code name}; the caller closes it. A {@code NullVector} has no allocator (Arrow Java returns
-   * null): then a root allocator of its own serves, as temporaries of null-typed data hold no
-   * values.
+   * A child of {@code parent} for the temporaries of one operation, named {@code name} so that a leak
+   * names its source; the caller closes it before returning.
    */
-  public static BufferAllocator temporaryAllocator(org.apache.arrow.vector.ValueVector vector, String name) {
-    BufferAllocator parent = vector.getAllocator();
-    return parent != null ? parent.newChildAllocator(name, 0, Long.MAX_VALUE) : new RootAllocator();
+  public static BufferAllocator temporaryAllocator(BufferAllocator parent, String name) {
+    return parent.newChildAllocator(name, 0, Long.MAX_VALUE);
+  }
+
+  /**
+   * The allocator of {@code vector}, beside which temporaries of an operation on it go. Arrow Java's
+   * {@code NullVector} has none (it holds no memory): that is an {@link IllegalArgumentException}
+   * telling the caller to pass an allocator, never a hidden root allocator of zarrow's own.
+   */
+  public static BufferAllocator allocatorOf(ValueVector vector, String operation) {
+    BufferAllocator allocator = vector.getAllocator();
+    if (allocator == null) {
+      throw new IllegalArgumentException(operation + ": a vector of Arrow type " + vector.getField().getType()
+          + " has no allocator to take temporaries from; pass one");
+    }
+    return allocator;
   }
 
   /** Memory from {@link MemoryUtil#allocateMemory}, freed when Arrow releases it. */

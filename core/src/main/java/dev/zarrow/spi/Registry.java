@@ -11,15 +11,18 @@ import dev.zarrow.dtype.DataTypeFactory;
 import dev.zarrow.metadata.NamedConfig;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Executor;
+import java.util.stream.Collectors;
 
 /**
  * The codecs and data types zarrow knows, by name. Immutable: {@link #with} returns a new registry.
- * {@link #defaults()} holds every {@link ZarrPlugin} on the class path.
+ * {@link #defaults()} holds every {@link ZarrPlugin} that zarrow's class loader or the thread's context
+ * class loader finds.
  */
 public final class Registry {
   private final Map<String, CodecFactory> codecs;
@@ -35,18 +38,39 @@ public final class Registry {
     return new Registry(Map.of(), Map.of());
   }
 
-  /** Every plugin that {@link ServiceLoader} finds with zarrow's class loader. */
+  /**
+   * Every plugin that {@link ServiceLoader} finds with zarrow's own class loader and with the current
+   * thread's context class loader (engines such as Spark load user code, plugins included, in child
+   * class loaders and set them as the context loader), each plugin class once: zarrow's loader first,
+   * so a context plugin's names replace earlier ones. zarrow's own part is found once and kept; the
+   * context loader's part is looked up on every call, so that no registry pins a class loader.
+   */
   public static Registry defaults() {
-    return Defaults.REGISTRY;
+    ClassLoader context = Thread.currentThread().getContextClassLoader();
+    if (context == null || context == Defaults.LOADER) {
+      return Defaults.REGISTRY;
+    }
+    Registry registry = Defaults.REGISTRY;
+    for (ServiceLoader.Provider<ZarrPlugin> provider : ServiceLoader.load(ZarrPlugin.class, context).stream().toList()) {
+      if (!Defaults.CLASSES.contains(provider.type())) {
+        registry = registry.with(provider.get());
+      }
+    }
+    return registry;
   }
 
   private static final class Defaults {
+    static final ClassLoader LOADER = Registry.class.getClassLoader();
+    static final List<ServiceLoader.Provider<ZarrPlugin>> PROVIDERS =
+        ServiceLoader.load(ZarrPlugin.class, LOADER).stream().toList();
+    static final Set<Class<? extends ZarrPlugin>> CLASSES =
+        PROVIDERS.stream().<Class<? extends ZarrPlugin>>map(ServiceLoader.Provider::type).collect(Collectors.toUnmodifiableSet());
     static final Registry REGISTRY = load();
 
     private static Registry load() {
       Registry registry = empty();
-      for (ZarrPlugin plugin : ServiceLoader.load(ZarrPlugin.class, Registry.class.getClassLoader())) {
-        registry = registry.with(plugin);
+      for (ServiceLoader.Provider<ZarrPlugin> provider : PROVIDERS) {
+        registry = registry.with(provider.get());
       }
       return registry;
     }

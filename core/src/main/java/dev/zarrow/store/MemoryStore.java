@@ -8,8 +8,10 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
- * A store in memory. Values are kept in direct buffers so that decoders can wrap them without copying,
- * exactly as they do with mapped files.
+ * A store in memory. A value is copied once when it is set, into a direct buffer that every reader
+ * shares; gets hand out read-only views of it, so decoders copy what they keep (see {@link Store}) and
+ * no vector can change what another reader sees. Not zero-copy, unlike {@link FileSystemStore}, whose
+ * reads are fresh memory that decoders wrap.
  */
 public final class MemoryStore implements WritableStore {
   private final ConcurrentSkipListMap<String, ByteBuffer> values = new ConcurrentSkipListMap<>();

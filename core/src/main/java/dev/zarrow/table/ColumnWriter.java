@@ -2,6 +2,7 @@ package dev.zarrow.table;
 
 import dev.zarrow.NodeWriter;
 import dev.zarrow.ZarrArray;
+import dev.zarrow.grid.Box;
 import dev.zarrow.vector.Gather;
 import dev.zarrow.dtype.ArrowDataType;
 import dev.zarrow.dtype.DataType;
@@ -96,10 +97,10 @@ final class ColumnWriter implements AutoCloseable {
       List<Gather.Run> runs = units.get(i);
       long[] coords = {first + i};
       if (runs.size() == 1 && runs.get(0).start() == 0 && runs.get(0).source().getValueCount() == unit) {
-        target.writeChunk(coords, runs.get(0).source());
+        target.writeChunk(coords, runs.get(0).source(), allocator);
       } else {
         try (FieldVector chunk = Gather.gather(field, runs, allocator)) {
-          target.writeChunk(coords, chunk);
+          target.writeChunk(coords, chunk, allocator);
         }
       }
     }, array.options().executor());
@@ -118,7 +119,8 @@ final class ColumnWriter implements AutoCloseable {
       pending.forEach(p -> runs.add(Gather.Run.of(p)));
       try (FieldVector rest = Gather.gather(pending.get(0).getField(), runs, allocator)) {
         array = resized(written + pendingRows);
-        array.write(written, rest); // a whole edge unit: encoded from the fill value, nothing read back
+        // A whole edge unit: encoded from the fill value, nothing read back.
+        array.write(new Box(new long[] {written}, new long[] {pendingRows}), rest, allocator);
       }
       written += pendingRows;
       clearPending();
@@ -141,7 +143,7 @@ final class ColumnWriter implements AutoCloseable {
       Optional<FieldVector> chunk = old.decodeChunk(coords, allocator);
       if (chunk.isPresent()) {
         try (FieldVector values = chunk.get()) {
-          converted.writeChunk(coords, values);
+          converted.writeChunk(coords, values, allocator);
         }
       }
     }, old.options().executor());

@@ -8,6 +8,7 @@ import dev.zarrow.error.CodecException;
 import dev.zarrow.error.MetadataException;
 import dev.zarrow.error.NoSuchNodeException;
 import dev.zarrow.error.ZarrException;
+import dev.zarrow.grid.Box;
 import dev.zarrow.internal.WorkSharing;
 import dev.zarrow.metadata.FieldJson;
 import dev.zarrow.store.WritableStore;
@@ -140,10 +141,12 @@ public final class TableParts {
 
   /**
    * Writes unit {@code unit} from {@code pieces} (borrowed): batches of the table's columns in
-   * order, together exactly the unit's rows, in row order. A column created without nulls that
-   * meets one is a {@link CodecException} naming it.
+   * order, together exactly the unit's rows, in row order (other columns or another row count are an
+   * {@link IllegalArgumentException}); temporaries (pieces gathered into one) live in a child of
+   * {@code allocator}. A column created without nulls that meets one is a {@link CodecException}
+   * naming it.
    */
-  public void writeUnit(long unit, List<VectorSchemaRoot> pieces) {
+  public void writeUnit(long unit, List<VectorSchemaRoot> pieces, BufferAllocator allocator) {
     if (unit < 0 || unit >= units()) {
       throw new IllegalArgumentException("unit " + unit + " is not one of the table's " + units());
     }
@@ -152,14 +155,21 @@ public final class TableParts {
     int total = 0;
     for (VectorSchemaRoot piece : pieces) {
       if (piece.getFieldVectors().size() != arrays.size()) {
-        throw new CodecException("a piece of " + piece.getFieldVectors().size() + " columns for a table of " + arrays.size());
+        throw new IllegalArgumentException("a piece of " + piece.getFieldVectors().size() + " columns for a table of " + arrays.size());
       }
       total += piece.getRowCount();
     }
     if (total != unitLength) {
-      throw new CodecException("unit " + unit + " holds " + unitLength + " rows, its pieces " + total);
+      throw new IllegalArgumentException("unit " + unit + " holds " + unitLength + " rows, its pieces " + total);
     }
     long[] coords = {unit};
+    try (BufferAllocator temp = Buffers.temporaryAllocator(allocator, "TableParts.writeUnit")) {
+      writeColumns(unit, coords, start, unitLength, pieces, temp);
+    }
+  }
+
+  private void writeColumns(long unit, long[] coords, long start, int unitLength, List<VectorSchemaRoot> pieces,
+      BufferAllocator temp) {
     WorkSharing.forEachIndex(arrays.size(), i -> {
       ZarrArray array = arrays.get(i);
       Field field = layout.schema().getFields().get(i);
@@ -175,12 +185,10 @@ public final class TableParts {
           }
         }
         if (runs.size() == 1 && runs.get(0).source().getValueCount() == unitLength) {
-          write(array, coords, start, unitLength, runs.get(0).source());
+          write(array, coords, start, unitLength, runs.get(0).source(), temp);
         } else {
-          FieldVector first = runs.get(0).source();
-          try (BufferAllocator allocator = Buffers.temporaryAllocator(first, "TableParts.writeUnit");
-              FieldVector whole = Gather.gather(first.getField(), runs, allocator)) {
-            write(array, coords, start, unitLength, whole);
+          try (FieldVector whole = Gather.gather(runs.get(0).source().getField(), runs, temp)) {
+            write(array, coords, start, unitLength, whole, temp);
           }
         }
       } catch (ZarrException e) {
@@ -189,11 +197,12 @@ public final class TableParts {
     }, group.options().executor());
   }
 
-  private void write(ZarrArray array, long[] coords, long start, int length, FieldVector values) {
+  private void write(ZarrArray array, long[] coords, long start, int length, FieldVector values, BufferAllocator temp) {
     if (length == unitRows) {
-      array.writeChunk(coords, values);
+      array.writeChunk(coords, values, temp);
     } else {
-      array.write(start, values); // the short last unit: encoded from the fill value, nothing read back
+      // The short last unit: encoded from the fill value, nothing read back.
+      array.write(new Box(new long[] {start}, new long[] {length}), values, temp);
     }
   }
 

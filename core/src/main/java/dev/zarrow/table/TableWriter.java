@@ -9,7 +9,6 @@ import dev.zarrow.ZarrGroup;
 import dev.zarrow.ZarrNode;
 import dev.zarrow.ZarrOptions;
 import dev.zarrow.store.WritableStore;
-import dev.zarrow.memory.Buffers;
 import dev.zarrow.vector.Dictionaries;
 import dev.zarrow.metadata.FieldJson;
 import dev.zarrow.vector.Fields;
@@ -22,7 +21,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.Dictionary;
@@ -153,7 +151,7 @@ public final class TableWriter implements AutoCloseable {
       try {
         fields.add(DictionaryUtility.toMessageFormat(field, dictionaries, new HashSet<>()));
       } catch (RuntimeException e) {
-        throw new CodecException("column '" + field.getName() + "': dictionary-encoded without its dictionary ("
+        throw new IllegalArgumentException("column '" + field.getName() + "': dictionary-encoded without its dictionary ("
             + e.getMessage() + ")", e);
       }
     }
@@ -182,18 +180,18 @@ public final class TableWriter implements AutoCloseable {
     List<Field> fields = layout.schema().getFields();
     List<FieldVector> vectors = batch.getFieldVectors();
     if (vectors.size() != fields.size()) {
-      throw new CodecException("a batch of " + vectors.size() + " columns for a table of " + fields.size());
+      throw new IllegalArgumentException("a batch of " + vectors.size() + " columns for a table of " + fields.size());
     }
     int n = batch.getRowCount();
     for (int i = 0; i < fields.size(); i++) {
       Field want = Dictionaries.indexedField(fields.get(i));
       FieldVector v = vectors.get(i);
       if (!Fields.sameLayout(want, v.getField())) {
-        throw new CodecException("column " + i + " ('" + fields.get(i).getName() + "') of a batch is "
+        throw new IllegalArgumentException("column " + i + " ('" + fields.get(i).getName() + "') of a batch is "
             + v.getField().getType() + ", the table's field " + fields.get(i).getType());
       }
       if (v.getValueCount() != n) {
-        throw new CodecException("column " + i + " ('" + fields.get(i).getName() + "') of a batch of " + n
+        throw new IllegalArgumentException("column " + i + " ('" + fields.get(i).getName() + "') of a batch of " + n
             + " rows holds " + v.getValueCount() + " values");
       }
     }
@@ -219,7 +217,7 @@ public final class TableWriter implements AutoCloseable {
     for (long id : Dictionaries.valueFields(stored).keySet()) {
       Dictionary d = provider == null ? null : provider.lookup(id);
       if (d == null) {
-        throw new CodecException("dictionary " + id + " of the column is missing from the source");
+        throw new IllegalArgumentException("dictionary " + id + " of the column is missing from the source");
       }
       dictionaries.put(id, d.getVector());
     }
@@ -258,10 +256,18 @@ public final class TableWriter implements AutoCloseable {
    * {@code group}; see the class comment. Returns the updated group.
    */
   public static ZarrGroup write(ZarrGroup group, ArrowReader source, TableOptions options) {
+    return write(group, source, options, allocatorFor(read(() -> source.getVectorSchemaRoot())));
+  }
+
+  /**
+   * Writes every batch of {@code source} (borrowed: read to its end, not closed) as a table of
+   * {@code group}, buffering rows in a child of {@code allocator}; see the class comment. Returns the
+   * updated group.
+   */
+  public static ZarrGroup write(ZarrGroup group, ArrowReader source, TableOptions options, BufferAllocator allocator) {
     VectorSchemaRoot root = read(() -> source.getVectorSchemaRoot());
     Schema schema = storedSchema(root.getSchema(), source);
-    try (BufferAllocator allocator = allocatorFor(root);
-        TableWriter writer = create(group, schema, options, allocator)) {
+    try (TableWriter writer = create(group, schema, options, allocator)) {
       while (read(source::loadNextBatch)) {
         writer.append(root, source);
       }
@@ -275,24 +281,36 @@ public final class TableWriter implements AutoCloseable {
    * instead. Returns the updated group.
    */
   public static ZarrGroup write(ZarrGroup group, VectorSchemaRoot table, TableOptions options) {
+    return write(group, table, options, allocatorFor(table));
+  }
+
+  /**
+   * Writes {@code table} (borrowed) as a table of {@code group}, buffering rows in a child of
+   * {@code allocator}; see the class comment. A dictionary-encoded column needs its dictionaries:
+   * write it through an {@link ArrowReader} instead. Returns the updated group.
+   */
+  public static ZarrGroup write(ZarrGroup group, VectorSchemaRoot table, TableOptions options, BufferAllocator allocator) {
     for (Field f : table.getSchema().getFields()) {
       if (Dictionaries.isEncoded(f)) {
-        throw new CodecException("column '" + f.getName() + "' is dictionary-encoded: a VectorSchemaRoot does not carry"
+        throw new IllegalArgumentException("column '" + f.getName() + "' is dictionary-encoded: a VectorSchemaRoot does not carry"
             + " its dictionaries; write the table through an ArrowReader");
       }
     }
-    try (BufferAllocator allocator = allocatorFor(table);
-        TableWriter writer = create(group, table.getSchema(), options, allocator)) {
+    try (TableWriter writer = create(group, table.getSchema(), options, allocator)) {
       writer.append(table, null);
       return writer.finish();
     }
   }
 
-  /** The parent of the writer's temporaries: beside the batch's memory (vectors of the null type have none). */
+  /**
+   * The allocator of the batch's memory, beside which the writer buffers rows. Vectors of the null type
+   * have none; a table of nothing else is an {@link IllegalArgumentException}: pass an allocator.
+   */
   private static BufferAllocator allocatorFor(VectorSchemaRoot root) {
-    return root.getFieldVectors().stream().filter(v -> v.getAllocator() != null).findFirst()
-        .map(owner -> Buffers.temporaryAllocator(owner, "TableWriter.write"))
-        .orElseGet(RootAllocator::new);
+    return root.getFieldVectors().stream().map(FieldVector::getAllocator).filter(a -> a != null).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no column of the table holds Arrow memory (all are of the null"
+            + " type), so there is no allocator to buffer rows in: pass one (TableWriter.write(group, table, options,"
+            + " allocator))"));
   }
 
   private interface SourceRead<T> {

@@ -172,6 +172,25 @@ public abstract class CodecContract {
     }
   }
 
+  /**
+   * Ownership: an encoding may view the chunk's memory, but only read-only, so decoding that very
+   * buffer again (not a copy of it) gives a vector of memory of its own, never the caller's.
+   */
+  @Test
+  void decodingAnEncodingNeverAliasesTheChunk(BufferAllocator allocator) {
+    Random random = Seeds.random(getClass().getSimpleName() + " encoder aliasing");
+    for (ChunkSpec spec : supportedSpecs()) {
+      CodecPipeline pipeline = pipeline(spec);
+      try (FieldVector chunk = randomChunk(spec, random, allocator)) {
+        ByteBuffer encoded = pipeline.encode(chunk);
+        try (FieldVector decoded = pipeline.decode(encoded, allocator)) {
+          Vectors.assertNoSharedMemory(chunk, decoded, describe(spec) + ": decoded from its own encoding");
+          Vectors.assertSameValues(chunk, decoded, describe(spec) + " decoded from its own encoding");
+        }
+      }
+    }
+  }
+
   @Test
   void decodesRegions(BufferAllocator allocator) {
     Random random = Seeds.random(getClass().getSimpleName() + " regions");

@@ -44,6 +44,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -281,7 +282,7 @@ class ArrowDataTypeTest {
         try (FieldVector blank = type.filled(allocator, 5, FillValue.NULL)) {
           String what = file.getFileName() + ":" + fieldJson.get("name");
           assertTrue(type.isAllFill(blank, FillValue.NULL), what);
-          try (FieldVector back = ArrowIpcCodec.arrow().decode(ArrowIpcCodec.arrow().encode(blank, spec), spec, allocator)) {
+          try (FieldVector back = ArrowIpcCodec.arrow().decode(ArrowIpcCodec.arrow().encode(blank, spec, allocator), spec, allocator)) {
             assertTrue(VectorEqualsVisitor.vectorEquals(blank, back, (a, b) -> true), what);
             assertTrue(type.isAllFill(back, FillValue.NULL), what);
           }
@@ -321,5 +322,59 @@ class ArrowDataTypeTest {
       assertEquals(-1, ((IntVector) all.vector()).get(0));
       assertEquals(-1, ((IntVector) all.vector()).get(1));
     }
+  }
+
+  // ---- the data type contract, for fields of every kind of scalar fill ----
+
+  @Nested
+  class NullableInt32Contract extends DataTypeContract {
+    @Override protected DataType type() { return of(nullable("x", INT32)); }
+    @Override protected List<String> canonicalFills() { return List.of("null", "0", "-7", "2147483647"); }
+    @Override protected Map<String, String> equivalentFills() { return Map.of("1.0", "1"); }
+    @Override protected List<String> badFills() { return List.of("\"7\"", "1.5", "2147483648", "[1]", "true"); }
+    @Override protected Map<String, String> fillBytes() { return Map.of("-2", "feffffff"); }
+  }
+
+  @Nested
+  class RequiredFloat64Contract extends DataTypeContract {
+    @Override protected DataType type() {
+      return of(required("f", new ArrowType.FloatingPoint(org.apache.arrow.vector.types.FloatingPointPrecision.DOUBLE)));
+    }
+    @Override protected List<String> canonicalFills() { return List.of("0.0", "-0.0", "\"NaN\"", "1.5"); }
+    @Override protected List<String> badFills() { return List.of("\"x\"", "[]", "{}"); }
+    @Override protected Map<String, String> fillBytes() { return Map.of("1.5", "000000000000f83f"); }
+  }
+
+  @Nested
+  class NullableUtf8Contract extends DataTypeContract {
+    @Override protected DataType type() { return of(nullable("s", ArrowType.Utf8.INSTANCE)); }
+    @Override protected List<String> canonicalFills() { return List.of("null", "\"\"", "\"h\u00e9llo\""); }
+    @Override protected List<String> badFills() { return List.of("3", "[1]", "true", "{}"); }
+    @Override protected Map<String, String> fillBytes() { return Map.of("\"ab\"", "6162"); }
+  }
+
+  @Nested
+  class RequiredBinaryContract extends DataTypeContract {
+    @Override protected DataType type() { return of(required("b", ArrowType.Binary.INSTANCE)); }
+    @Override protected List<String> canonicalFills() { return List.of("\"\"", "\"AAEC\""); }
+    @Override protected List<String> badFills() { return List.of("\"***\"", "3", "[0]"); }
+    @Override protected Map<String, String> fillBytes() { return Map.of("\"AAEC\"", "000102"); }
+  }
+
+  @Nested
+  class NullableBoolContract extends DataTypeContract {
+    @Override protected DataType type() { return of(nullable("b", ArrowType.Bool.INSTANCE)); }
+    @Override protected List<String> canonicalFills() { return List.of("null", "true", "false"); }
+    @Override protected List<String> badFills() { return List.of("0", "\"true\"", "[]"); }
+  }
+
+  @Nested
+  class DictionaryEncodedUtf8Contract extends DataTypeContract {
+    @Override protected DataType type() {
+      return of(new Field("d", new FieldType(true, ArrowType.Utf8.INSTANCE,
+          new DictionaryEncoding(0, false, new ArrowType.Int(16, true))), null));
+    }
+    @Override protected List<String> canonicalFills() { return List.of("null", "\"zero\""); }
+    @Override protected List<String> badFills() { return List.of("0", "[]"); }
   }
 }

@@ -8,13 +8,19 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.zarrow.codec.ChunkSpec;
+import dev.zarrow.codec.CodecOptions;
+import dev.zarrow.codec.CodecPipeline;
 import dev.zarrow.error.CodecException;
+import dev.zarrow.testing.Vectors;
 import dev.zarrow.error.MetadataException;
 import dev.zarrow.spi.Registry;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.testing.AllocatorExtension;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.LargeVarBinaryVector;
@@ -22,6 +28,7 @@ import org.apache.arrow.vector.LargeVarCharVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -50,10 +57,10 @@ class VarLenTypeTest {
   void arrowForms(BufferAllocator allocator) {
     assertEquals(ArrowType.Utf8.INSTANCE, VarLenType.STRING.field("x").getType());
     assertFalse(VarLenType.STRING.field("x").isNullable());
-    try (FieldVector s = VarLenType.STRING.vector(allocator, "a");
-        FieldVector b = VarLenType.BYTES.vector(allocator, new byte[] {1});
-        FieldVector ls = VarLenType.LARGE_STRING.vector(allocator, "a");
-        FieldVector lb = VarLenType.LARGE_BINARY.vector(allocator, new byte[] {1})) {
+    try (FieldVector s = Vectors.varLen(VarLenType.STRING, allocator, "a");
+        FieldVector b = Vectors.varLen(VarLenType.BYTES, allocator, new byte[] {1});
+        FieldVector ls = Vectors.varLen(VarLenType.LARGE_STRING, allocator, "a");
+        FieldVector lb = Vectors.varLen(VarLenType.LARGE_BINARY, allocator, new byte[] {1})) {
       assertTrue(s instanceof VarCharVector);
       assertTrue(b instanceof VarBinaryVector);
       assertTrue(ls instanceof LargeVarCharVector);
@@ -106,7 +113,7 @@ class VarLenTypeTest {
       try (FieldVector v = t.filled(allocator, 1000, abc)) {
         assertEquals(1000, v.getValueCount());
         assertEquals(0, v.getNullCount());
-        assertArrayEquals("abc".getBytes(StandardCharsets.UTF_8), VarLenType.byteArrays(v)[999]);
+        assertArrayEquals("abc".getBytes(StandardCharsets.UTF_8), Vectors.byteArrays(v)[999]);
         assertTrue(t.isAllFill(v, abc));
         assertFalse(t.isAllFill(v, t.defaultFill()));
         assertFalse(t.isAllFill(v, FillValue.of("abd".getBytes(StandardCharsets.UTF_8))));
@@ -115,10 +122,10 @@ class VarLenTypeTest {
         assertTrue(t.isAllFill(v, t.defaultFill()));
       }
       // Same total length, different split: not all fill.
-      try (FieldVector v = t.vector(allocator, "ab".getBytes(), "cabc".getBytes(), "abc".getBytes())) {
+      try (FieldVector v = Vectors.varLen(t, allocator, "ab".getBytes(), "cabc".getBytes(), "abc".getBytes())) {
         assertFalse(t.isAllFill(v, abc));
       }
-      try (FieldVector v = t.vector(allocator, "abc".getBytes(), "abc".getBytes(), "abd".getBytes())) {
+      try (FieldVector v = Vectors.varLen(t, allocator, "abc".getBytes(), "abc".getBytes(), "abd".getBytes())) {
         assertFalse(t.isAllFill(v, abc));
       }
     }
@@ -131,25 +138,52 @@ class VarLenTypeTest {
       v.setSafe(0, "a".getBytes());
       v.setNull(1);
       v.setValueCount(2);
-      CodecException e = assertThrows(CodecException.class, () -> VarLenType.STRING.parts(v));
+      ChunkSpec spec = new ChunkSpec(new int[] {2}, VarLenType.STRING, VarLenType.STRING.defaultFill());
+      CodecPipeline pipeline = CodecPipeline.of(List.of(), spec, Registry.defaults().context(CodecOptions.DEFAULT));
+      // Nulls in a string chunk are the caller's mistake, not bad data.
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> pipeline.encode(v));
       assertTrue(e.getMessage().contains("arrow data type"), e.getMessage());
       assertFalse(VarLenType.STRING.isAllFill(v, VarLenType.STRING.defaultFill()));
     }
-    assertThrows(CodecException.class, () -> VarLenType.STRING.vector(allocator, "a", null));
     // 2^20 elements of 4 KiB: 4 GiB of data is refused before anything is allocated.
     CodecException e = assertThrows(CodecException.class,
         () -> VarLenType.STRING.filled(allocator, 1 << 20, FillValue.of(new byte[4096])));
     assertTrue(e.getMessage().contains("large_string"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> VarLenType.STRING.fillToJson(FillValue.NULL));
   }
 
-  @Test
-  void helpersRoundTrip(BufferAllocator allocator) {
-    String[] values = {"", "a", "é", "日本語", "😀👍🏽", ""};
-    for (VarLenType t : new VarLenType[] {VarLenType.STRING, VarLenType.LARGE_STRING}) {
-      try (FieldVector v = t.vector(allocator, values)) {
-        assertArrayEquals(values, VarLenType.strings(v));
-      }
-    }
-    assertThrows(CodecException.class, () -> VarLenType.BYTES.vector(allocator, "a"));
+  /** The text types' fill values: JSON strings of Unicode characters. */
+  abstract static class TextContract extends DataTypeContract {
+    @Override protected List<String> canonicalFills() { return List.of("\"\"", "\"abc\"", "\"h\u00e9llo \ud83d\ude00\""); }
+    @Override protected List<String> badFills() { return List.of("0", "null", "[1]", "true", "\"\\ud800\""); }
+    @Override protected Map<String, String> fillBytes() { return Map.of("\"abc\"", "616263", "\"\u00e9\"", "c3a9"); }
+  }
+
+  /** The binary types' fill values: base64 text, also read as arrays of integers 0..255. */
+  abstract static class BinaryContract extends DataTypeContract {
+    @Override protected List<String> canonicalFills() { return List.of("\"\"", "\"AAEC\"", "\"/w==\""); }
+    @Override protected Map<String, String> equivalentFills() { return Map.of("[0, 1, 2]", "\"AAEC\"", "[]", "\"\"", "[255]", "\"/w==\""); }
+    @Override protected List<String> badFills() { return List.of("\"not base64!\"", "[256]", "[-1]", "[1.5]", "3", "null", "{}"); }
+    @Override protected Map<String, String> fillBytes() { return Map.of("\"AAEC\"", "000102", "[255]", "ff"); }
+  }
+
+  @Nested
+  class StringContract extends TextContract {
+    @Override protected DataType type() { return VarLenType.STRING; }
+  }
+
+  @Nested
+  class LargeStringContract extends TextContract {
+    @Override protected DataType type() { return VarLenType.LARGE_STRING; }
+  }
+
+  @Nested
+  class BytesContract extends BinaryContract {
+    @Override protected DataType type() { return VarLenType.BYTES; }
+  }
+
+  @Nested
+  class LargeBinaryContract extends BinaryContract {
+    @Override protected DataType type() { return VarLenType.LARGE_BINARY; }
   }
 }

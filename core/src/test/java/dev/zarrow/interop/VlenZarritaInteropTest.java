@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.zarrow.ArraySpec;
+import dev.zarrow.testing.Vectors;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.NdVector;
@@ -129,7 +130,7 @@ class VlenZarritaInteropTest {
       }
       values[i] = s.toString();
     }
-    try (FieldVector data = VarLenType.STRING.vector(allocator, values)) {
+    try (FieldVector data = Vectors.varLen(VarLenType.STRING, allocator, values)) {
       a.write(region, data);
     }
     String[] all = expected.get(a.path());

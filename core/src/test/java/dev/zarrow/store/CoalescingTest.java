@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.zarrow.error.CorruptChunkException;
-import dev.zarrow.testing.CountingStore;
+import dev.zarrow.testing.RecordingStore;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,14 +16,14 @@ import org.junit.jupiter.api.io.TempDir;
 class CoalescingTest {
   @TempDir Path dir;
 
-  CountingStore store(int size) {
+  RecordingStore store(int size) {
     FileSystemStore fs = FileSystemStore.open(dir);
     ByteBuffer value = ByteBuffer.allocate(size);
     for (int i = 0; i < size; i++) {
       value.put(i, (byte) (i * 7));
     }
     fs.set("k", value);
-    return new CountingStore(fs);
+    return new RecordingStore(fs);
   }
 
   static void assertBytes(ByteBuffer got, long start, long length) {
@@ -35,7 +35,7 @@ class CoalescingTest {
 
   @Test
   void adjacentOverlappingAndNearbyRangesAreOneRequestInTheCallersOrder() {
-    CountingStore store = store(1 << 20);
+    RecordingStore store = store(1 << 20);
     ByteSource source = store.source("k").orElseThrow();
     store.reset();
     List<ByteRange> ranges = List.of(ByteRange.of(300, 50), ByteRange.of(100, 200), ByteRange.of(120, 10),
@@ -52,7 +52,7 @@ class CoalescingTest {
 
   @Test
   void slicesPassRangesToTheirParentWhole() {
-    CountingStore store = store(4096);
+    RecordingStore store = store(4096);
     ByteSource slice = store.source("k").orElseThrow().slice(1000, 2000);
     store.reset();
     List<ByteBuffer> got = slice.readAll(List.of(ByteRange.of(0, 10), ByteRange.of(10, 10), ByteRange.suffix(4)));

@@ -256,14 +256,14 @@ class ArrayReaderTest {
         v.setValueCount(8);
         array.write(0, v);
       }
-      recording.returned.clear();
+      recording.reset();
       try (ArrayReader reader = ArrayReader.of(Zarr.openArray(recording, "z"), allocator)) {
         assertTrue(reader.loadNextBatch());
         assertTrue(reader.loadNextBatch());
         IntVector got = (IntVector) reader.getVectorSchemaRoot().getVector(0);
         assertEquals(104, got.get(0));
         long address = got.getDataBuffer().memoryAddress();
-        assertTrue(recording.returned.stream().anyMatch(b -> b.isDirect()
+        assertTrue(recording.returned().stream().anyMatch(b -> b.isDirect()
                 && org.apache.arrow.memory.util.MemoryUtil.getByteBufferAddress(b) + b.position() == address),
             "the root's data is one of the buffers the store returned");
       }

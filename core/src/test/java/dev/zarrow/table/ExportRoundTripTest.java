@@ -80,7 +80,7 @@ class ExportRoundTripTest {
           MemoryStore store = new MemoryStore();
           ZarrGroup group;
           try (InputStream in = Files.newInputStream(stream); ArrowStreamReader reader = new ArrowStreamReader(in, allocator)) {
-            group = TableWriter.write(dev.zarrow.Zarr.createGroup(store, "u"), reader, options);
+            group = TableWriter.write(dev.zarrow.Zarr.createGroup(store, "u"), reader, options, allocator);
           }
           int checked = 0;
           try (ArrowReader reader = TableReader.of(group, allocator, null, batchRows)) {
@@ -129,7 +129,7 @@ class ExportRoundTripTest {
     MemoryStore store = new MemoryStore();
     ZarrGroup group;
     try (InputStream in = Files.newInputStream(stream); ArrowStreamReader reader = new ArrowStreamReader(in, allocator)) {
-      group = TableWriter.write(dev.zarrow.Zarr.createGroup(store, "table"), reader, options);
+      group = TableWriter.write(dev.zarrow.Zarr.createGroup(store, "table"), reader, options, allocator);
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (ArrowReader reader = TableReader.of(group, allocator, null, batchRows);

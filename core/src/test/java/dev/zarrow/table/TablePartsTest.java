@@ -55,13 +55,13 @@ class TablePartsTest {
     assertEquals("arrow", Zarr.openGroup(store, "t").array("s").dataType().name(), "nulls: the arrow type");
     // the short last unit first, then a unit from two pieces, then the rest whole
     try (VectorSchemaRoot last = rows(20, 23, allocator); VectorSchemaRoot a = rows(5, 7, allocator); VectorSchemaRoot b = rows(7, 10, allocator)) {
-      writer.writeUnit(4, List.of(last));
-      writer.writeUnit(1, List.of(a, b));
-      assertThrows(CodecException.class, () -> writer.writeUnit(2, List.of(a)), "too few rows for a unit");
+      writer.writeUnit(4, List.of(last), allocator);
+      writer.writeUnit(1, List.of(a, b), allocator);
+      assertThrows(IllegalArgumentException.class, () -> writer.writeUnit(2, List.of(a), allocator), "too few rows for a unit");
     }
     for (long u : new long[] {3, 0, 2}) {
       try (VectorSchemaRoot whole = rows(u * 5, u * 5 + 5, allocator)) {
-        writer.writeUnit(u, List.of(whole));
+        writer.writeUnit(u, List.of(whole), allocator);
       }
     }
     parts.claim();
@@ -94,7 +94,7 @@ class TablePartsTest {
     ZarrGroup group = Zarr.createGroup(new MemoryStore(), "");
     TableParts parts = TableParts.create(group, SCHEMA, 5, TableOptions.defaults().withChunkRows(5), new boolean[] {false, false});
     try (VectorSchemaRoot piece = rows(0, 5, allocator)) {
-      CodecException e = assertThrows(CodecException.class, () -> parts.writeUnit(0, List.of(piece)));
+      CodecException e = assertThrows(CodecException.class, () -> parts.writeUnit(0, List.of(piece), allocator));
       assertTrue(e.getMessage().contains("'s'"), e.getMessage());
     }
   }

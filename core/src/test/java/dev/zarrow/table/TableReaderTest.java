@@ -188,6 +188,12 @@ class TableReaderTest {
   }
 
   @Test
+  void negativeBatchRowsIsACallerMistake(BufferAllocator allocator) {
+    ZarrGroup group = table(allocator);
+    assertThrows(IllegalArgumentException.class, () -> TableReader.of(group, allocator, null, -1));
+  }
+
+  @Test
   void columnSelectionByNameKeepsDuplicates(BufferAllocator allocator) throws Exception {
     ZarrGroup group = table(allocator);
     try (ArrowReader reader = TableReader.of(group, allocator, List.of("w", "n"), 0)) {

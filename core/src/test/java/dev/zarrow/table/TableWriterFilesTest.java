@@ -94,7 +94,7 @@ class TableWriterFilesTest {
         ZarrGroup group;
         Schema schema;
         try (ArrowStreamReader reader = new ArrowStreamReader(new FileInputStream(stream.toFile()), allocator)) {
-          group = TableWriter.write(Zarr.createGroup(store, ""), reader, options);
+          group = TableWriter.write(Zarr.createGroup(store, ""), reader, options, allocator);
           assertEquals(0, reader.loadNextBatch() ? 1 : 0, "the source was read to its end");
         }
         try (ArrowStreamReader again = new ArrowStreamReader(new FileInputStream(stream.toFile()), allocator)) {

@@ -15,7 +15,7 @@ import dev.zarrow.ZarrOptions;
 import dev.zarrow.NdVector;
 import dev.zarrow.store.MemoryStore;
 import dev.zarrow.testing.AllocatorExtension;
-import dev.zarrow.testing.CountingStore;
+import dev.zarrow.testing.RecordingStore;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +45,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(AllocatorExtension.class)
 class TableWriterTest {
   private final MemoryStore memory = new MemoryStore();
-  private final CountingStore store = new CountingStore(memory);
+  private final RecordingStore store = new RecordingStore(memory);
 
   private static Field nullable(String name, ArrowType type) {
     return Field.nullable(name, type);
@@ -307,7 +307,7 @@ class TableWriterTest {
   void zeroColumns(BufferAllocator allocator) {
     try (VectorSchemaRoot empty = new VectorSchemaRoot(List.<FieldVector>of())) {
       empty.setRowCount(0);
-      ZarrGroup group = TableWriter.write(Zarr.createGroup(store, "t"), empty, TableOptions.defaults());
+      ZarrGroup group = TableWriter.write(Zarr.createGroup(store, "t"), empty, TableOptions.defaults(), allocator);
       TableLayout layout = TableChecks.assertLayout(group, empty.getSchema());
       assertEquals(List.of(), layout.nodes());
       assertEquals(List.of(), group.childNames());
@@ -377,8 +377,10 @@ class TableWriterTest {
   void badInputIsRefusedClearly(BufferAllocator allocator) {
     Field dictionary = new Field("d", new FieldType(true, INT32, new DictionaryEncoding(0, false, null)), null);
     try (VectorSchemaRoot encoded = VectorSchemaRoot.create(new Schema(List.of(dictionary)), allocator)) {
-      CodecException e = assertThrows(CodecException.class, () -> TableWriter.write(group(), encoded, TableOptions.defaults()));
+      // Caller mistakes: IllegalArgumentException; data the source cannot hold stays a ZarrException.
+      var e = assertThrows(IllegalArgumentException.class, () -> TableWriter.write(group(), encoded, TableOptions.defaults()));
       assertTrue(e.getMessage().contains("'d' is dictionary-encoded"), e.getMessage());
+      assertThrows(IllegalArgumentException.class, () -> TableWriter.storedSchema(encoded.getSchema(), null));
     }
     Schema decimal32 = new Schema(List.of(nullable("d32", new ArrowType.Decimal(9, 2, 32))));
     assertThrows(UnsupportedExtensionException.class, () -> TableWriter.create(group(), decimal32, TableOptions.defaults(), allocator));
@@ -386,10 +388,18 @@ class TableWriterTest {
         VectorSchemaRoot floats = VectorSchemaRoot.create(new Schema(List.of(
             nullable("a", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)))), allocator);
         TableWriter writer = TableWriter.create(group(), new Schema(List.of(nullable("a", INT32))), TableOptions.defaults(), allocator)) {
-      CodecException columns = assertThrows(CodecException.class, () -> writer.append(two, null));
+      var columns = assertThrows(IllegalArgumentException.class, () -> writer.append(two, null));
       assertTrue(columns.getMessage().contains("2 columns for a table of 1"), columns.getMessage());
-      CodecException type = assertThrows(CodecException.class, () -> writer.append(floats, null));
+      var type = assertThrows(IllegalArgumentException.class, () -> writer.append(floats, null));
       assertTrue(type.getMessage().contains("column 0 ('a')"), type.getMessage());
+      writer.finish();
+      assertThrows(IllegalStateException.class, () -> writer.append(two, null), "appending after finish");
+      assertThrows(IllegalStateException.class, writer::finish, "finishing twice");
+    }
+    try (VectorSchemaRoot nulls = new VectorSchemaRoot(List.of(new org.apache.arrow.vector.NullVector("n")))) {
+      nulls.setRowCount(0);
+      var e = assertThrows(IllegalArgumentException.class, () -> TableWriter.write(group(), nulls, TableOptions.defaults()));
+      assertTrue(e.getMessage().contains("pass one"), e.getMessage());
     }
     assertThrows(IllegalArgumentException.class, () -> TableOptions.defaults().withChunkRows(4).withShardRows(6));
     assertThrows(IllegalArgumentException.class, () -> TableOptions.defaults().withChunkRows(0));

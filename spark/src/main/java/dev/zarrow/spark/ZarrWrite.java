@@ -204,7 +204,7 @@ final class ZarrWrite {
           writer.finish();
           long unit = pieceStart / unitRows;
           if (pieceStart == unit * unitRows && row == Math.min(parts.rows(), (unit + 1) * unitRows)) {
-            parts.writeUnit(unit, List.of(root));
+            parts.writeUnit(unit, List.of(root), allocator);
           } else {
             store.set(staging + "/" + unit + "/" + k, ipc(root));
             shared.add(unit);
@@ -255,7 +255,7 @@ final class ZarrWrite {
           reader.loadNextBatch();
           pieces.add(reader.getVectorSchemaRoot());
         }
-        open(store, sparkSchema).writeUnit(unit, pieces);
+        open(store, sparkSchema).writeUnit(unit, pieces, allocator);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       } finally {

@@ -134,25 +134,23 @@ public final class ArrowIpcCodec implements ArrayToBytesCodec {
   // ---- encoding ----
 
   @Override
-  public ByteBuffer encode(FieldVector chunk, ChunkSpec spec) {
+  public ByteBuffer encode(FieldVector chunk, ChunkSpec spec, BufferAllocator allocator) {
     Target target = target(spec);
     check(chunk, target.memory);
     Field written = target.written;
-    // Union type ids on disk are the field's; a vector may number its members otherwise.
-    FieldVector normalized = Fields.hasUnion(target.memory)
-        ? Gather.gather(target.memory, List.of(Gather.Run.of(chunk)), chunk.getAllocator()) : chunk;
-    try {
+    boolean union = Fields.hasUnion(target.memory);
+    if (!union && !Dictionaries.isEncoded(written)) {
+      return write(written, chunk, Map.of());
+    }
+    try (BufferAllocator temp = Buffers.temporaryAllocator(allocator, "arrow codec encode");
+        // Union type ids on disk are the field's; a vector may number its members otherwise.
+        FieldVector normalized = union ? Gather.gather(target.memory, List.of(Gather.Run.of(chunk)), temp) : null) {
+      FieldVector values = normalized == null ? chunk : normalized;
       if (!Dictionaries.isEncoded(written)) {
-        return write(written, normalized, Map.of());
+        return write(written, values, Map.of());
       }
-      try (Dictionaries.Encoded encoded = Dictionaries.encode(normalized, written, chunk.getAllocator())) {
+      try (Dictionaries.Encoded encoded = Dictionaries.encode(values, written, temp)) {
         return write(written, encoded.vector(), encoded.dictionaries());
-      }
-    } catch (IOException e) {
-      throw new CodecException("codec " + metadata.name() + ": " + e.getMessage(), e);
-    } finally {
-      if (normalized != chunk) {
-        normalized.close();
       }
     }
   }
@@ -160,16 +158,24 @@ public final class ArrowIpcCodec implements ArrayToBytesCodec {
   /** Refuses a vector that does not have the memory field's structure, or nulls it cannot hold. */
   private void check(FieldVector chunk, Field memory) {
     if (!Fields.sameLayout(chunk.getField(), memory)) {
-      throw new CodecException("codec " + metadata.name() + ": a chunk of Arrow field " + memory
+      throw new IllegalArgumentException("codec " + metadata.name() + ": a chunk of Arrow field " + memory
           + " cannot be written from a vector of " + chunk.getField());
     }
     if (!memory.isNullable() && !(memory.getType() instanceof ArrowType.Union) && chunk.getNullCount() > 0) {
-      throw new CodecException("codec " + metadata.name() + ": field '" + memory.getName()
+      throw new IllegalArgumentException("codec " + metadata.name() + ": field '" + memory.getName()
           + "' is not nullable, the chunk has " + chunk.getNullCount() + " nulls");
     }
   }
 
-  private static ByteBuffer write(Field field, FieldVector vector, Map<Long, FieldVector> dictionaries)
+  private ByteBuffer write(Field field, FieldVector vector, Map<Long, FieldVector> dictionaries) {
+    try {
+      return serialize(field, vector, dictionaries);
+    } catch (IOException e) {
+      throw new CodecException("codec " + metadata.name() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static ByteBuffer serialize(Field field, FieldVector vector, Map<Long, FieldVector> dictionaries)
       throws IOException {
     long estimate = 1024;
     for (FieldVector d : dictionaries.values()) {

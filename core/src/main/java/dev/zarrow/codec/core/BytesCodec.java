@@ -86,7 +86,7 @@ public final class BytesCodec implements ArrayToBytesCodec {
   }
 
   @Override
-  public ByteBuffer encode(FieldVector chunk, ChunkSpec spec) {
+  public ByteBuffer encode(FieldVector chunk, ChunkSpec spec, BufferAllocator allocator) {
     FixedWidthType t = type(spec);
     ByteBuffer little = t.toBytes(chunk);
     return swaps(t) ? swap(little, t.swapUnit()) : little;

@@ -122,7 +122,7 @@ final class ShardIndex {
         data.setLong(8L * k, entries[k]);
       }
       try (FieldVector vector = FixedType.UINT64.fromBytes(data, entries.length, allocator)) {
-        bytes = layout.index.encode(vector);
+        bytes = layout.index.encode(vector, allocator);
         if (bytes.remaining() != layout.indexSize) {
           throw new CodecException("codec sharding_indexed: the index codecs made " + bytes.remaining()
               + " bytes, expected " + layout.indexSize);

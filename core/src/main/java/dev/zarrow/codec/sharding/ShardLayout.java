@@ -147,7 +147,7 @@ final class ShardLayout {
   List<Part> parts(Box region) {
     int rank = perShard.length;
     if (region.rank() != rank || !region.within(Arrays.stream(shard.shape()).asLongStream().toArray())) {
-      throw new CodecException("codec sharding_indexed: region " + region + " is outside the shard " + Arrays.toString(shard.shape()));
+      throw new IllegalArgumentException("codec sharding_indexed: region " + region + " is outside the shard " + Arrays.toString(shard.shape()));
     }
     List<Part> out = new ArrayList<>();
     if (region.size() == 0) {

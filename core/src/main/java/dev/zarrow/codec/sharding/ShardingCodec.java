@@ -145,7 +145,7 @@ public final class ShardingCodec implements ArrayToBytesCodec {
     }
     // The whole shard is wanted: one request for everything instead of the index, then the chunks.
     ByteSource source = region.covers(spec.shape()) && !(shard instanceof BufferSource) ? new BufferSource(shard.readAll()) : shard;
-    try (BufferAllocator temp = allocator.newChildAllocator("sharding_indexed decode", 0, Long.MAX_VALUE)) {
+    try (BufferAllocator temp = Buffers.temporaryAllocator(allocator, "sharding_indexed decode")) {
       ShardIndex index = ShardIndex.read(source, l, temp);
       if (parts.size() == 1) {
         // The region lies in one inner chunk: its decoding is the answer, no copy.
@@ -220,20 +220,20 @@ public final class ShardingCodec implements ArrayToBytesCodec {
   // ---- writing ----
 
   @Override
-  public ByteBuffer encode(FieldVector chunk, ChunkSpec spec) {
+  public ByteBuffer encode(FieldVector chunk, ChunkSpec spec, BufferAllocator allocator) {
     ShardLayout l = layout(spec);
     if (chunk.getValueCount() != spec.size()) {
-      throw new CodecException("codec sharding_indexed: a " + spec + " needs " + spec.size() + " elements, got " + chunk.getValueCount());
+      throw new IllegalArgumentException("codec sharding_indexed: a " + spec + " needs " + spec.size() + " elements, got " + chunk.getValueCount());
     }
     long[] shardShape = Regions.toLong(spec.shape());
-    try (BufferAllocator temp = Buffers.temporaryAllocator(chunk, "sharding_indexed encode")) {
+    try (BufferAllocator temp = Buffers.temporaryAllocator(allocator, "sharding_indexed encode")) {
       List<ByteBuffer> encoded = WorkSharing.map(IntStream.range(0, l.count).boxed().toList(), i -> inInner(l, i, () -> {
         Box box = l.box(i);
         if (box.covers(spec.shape())) {
-          return encodeWhole(l, chunk);
+          return encodeWhole(l, chunk, temp);
         }
         try (FieldVector part = Regions.extract(chunk, spec.dataType().field(chunk.getField().getName()), shardShape, box, temp)) {
-          return encodeWhole(l, part);
+          return encodeWhole(l, part, temp);
         }
       }), executor(l, l.count));
       return assemble(l, encoded.toArray(ByteBuffer[]::new), temp);
@@ -241,12 +241,12 @@ public final class ShardingCodec implements ArrayToBytesCodec {
   }
 
   /** The stored bytes of a whole inner chunk in memory of their own, or null when it is all fill value. */
-  private static ByteBuffer encodeWhole(ShardLayout l, FieldVector values) {
+  private static ByteBuffer encodeWhole(ShardLayout l, FieldVector values, BufferAllocator temp) {
     ChunkSpec spec = l.shard;
     if (spec.dataType().isAllFill(values, spec.fillValue())) {
       return null;
     }
-    ByteBuffer bytes = l.inner.encode(values);
+    ByteBuffer bytes = l.inner.encode(values, temp);
     // Without bytes->bytes codecs the encoding may view the vector, which is closed before the shard is built.
     return l.inner.bytesCodecs().isEmpty() ? copy(bytes) : bytes;
   }
@@ -257,10 +257,10 @@ public final class ShardingCodec implements ArrayToBytesCodec {
     ShardLayout l = layout(spec);
     List<ShardLayout.Part> parts = l.parts(region);
     if (data.getValueCount() != region.size()) {
-      throw new CodecException("codec sharding_indexed: region " + region + " has " + region.size()
+      throw new IllegalArgumentException("codec sharding_indexed: region " + region + " has " + region.size()
           + " elements, the data " + data.getValueCount());
     }
-    try (BufferAllocator temp = allocator.newChildAllocator("sharding_indexed encodeRegion", 0, Long.MAX_VALUE)) {
+    try (BufferAllocator temp = Buffers.temporaryAllocator(allocator, "sharding_indexed encodeRegion")) {
       // The whole shard is rewritten, so it is read whole: one request, and its untouched inner chunks
       // are copied as they are stored.
       BufferSource old = existing.map(s -> new BufferSource(s.readAll())).orElse(null);
@@ -293,7 +293,7 @@ public final class ShardingCodec implements ArrayToBytesCodec {
   private static ByteBuffer updateInner(
       ShardLayout l, ShardLayout.Part p, FieldVector values, ByteSource old, ShardIndex index, BufferAllocator temp) {
     if (p.inChunk().covers(l.innerShape)) {
-      return encodeWhole(l, values);
+      return encodeWhole(l, values, temp);
     }
     // Read-only, so that decoding does not wrap (and overlaying then change) bytes that another index
     // entry may share.

@@ -4,10 +4,12 @@ import dev.zarrow.error.CodecException;
 import dev.zarrow.codec.ChunkSpec;
 import dev.zarrow.codec.CodecOptions;
 import dev.zarrow.dtype.VarLenType;
+import dev.zarrow.vector.VlenBuffers;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /** What the variable-length layouts share: type checks, raw little-endian access, UTF-8 checking. */
 final class VarLenCodecs {
@@ -62,11 +64,30 @@ final class VarLenCodecs {
     MemoryUtil.putLong(address, MemoryUtil.LITTLE_ENDIAN ? value : Long.reverseBytes(value));
   }
 
+  /**
+   * The parts of {@code chunk} (borrowed) for encoding as {@code type}. A vector of another Arrow type,
+   * one holding nulls (the {@code arrow} data type's job) or one whose buffers disagree is an
+   * {@link IllegalArgumentException}: the caller's mistake, not bad data.
+   */
+  static VlenBuffers.Parts parts(VarLenType type, FieldVector chunk) {
+    ArrowType want = type.field("").getType();
+    if (!chunk.getField().getType().equals(want)) {
+      throw new IllegalArgumentException(
+          "data type " + type.name() + " needs an Arrow " + want + " vector, got " + chunk.getField().getType());
+    }
+    if (chunk.getNullCount() > 0) {
+      throw new IllegalArgumentException("data type " + type.name() + " cannot store nulls (" + chunk.getNullCount()
+          + " found); use the arrow data type ({\"name\": \"arrow\", ...}) for nullable "
+          + (type.isText() ? "strings" : "binary values"));
+    }
+    return VlenBuffers.checkedParts(chunk, type.name());
+  }
+
   /** {@code vector}, after its UTF-8 check when the type is text and {@code options} ask for it; closed on failure. */
   static FieldVector checked(FieldVector vector, VarLenType type, CodecOptions options) {
     if (type.isText() && options.validateUtf8()) {
       try {
-        type.checkUtf8(vector);
+        VlenBuffers.checkUtf8(vector, type.name());
       } catch (RuntimeException e) {
         vector.close();
         throw e;

@@ -11,6 +11,7 @@ import dev.zarrow.codec.CodecFactory;
 import dev.zarrow.codec.CodecOptions;
 import dev.zarrow.dtype.VarLenType;
 import dev.zarrow.metadata.NamedConfig;
+import dev.zarrow.vector.VlenBuffers;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -90,9 +91,9 @@ public final class VlenInterleavedCodec implements ArrayToBytesCodec {
   }
 
   @Override
-  public ByteBuffer encode(FieldVector chunk, ChunkSpec spec) {
+  public ByteBuffer encode(FieldVector chunk, ChunkSpec spec, BufferAllocator allocator) {
     VarLenType type = type(spec);
-    VarLenType.Parts parts = type.parts(chunk);
+    VlenBuffers.Parts parts = VarLenCodecs.parts(type, chunk);
     int n = parts.count();
     ByteBuffer out = VarLenCodecs.allocate(4 + 4L * n + parts.dataLength(), name());
     long to = VarLenCodecs.address(out);
@@ -192,7 +193,7 @@ public final class VlenInterleavedCodec implements ArrayToBytesCodec {
         throw corrupt((dataLength - out) + " bytes follow the last of the " + n + " items");
       }
       // The offsets start at 0, never decrease and end at dataLength: each length was checked above.
-      return type.fromBuiltBuffers(offsets, data.slice(0, dataLength), n, allocator);
+      return VlenBuffers.fromBuiltBuffers(type.field(""), offsets, data.slice(0, dataLength), n, allocator);
     }
   }
 

@@ -21,6 +21,7 @@ import dev.zarrow.dtype.FixedType;
 import dev.zarrow.dtype.VarLenType;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
+import dev.zarrow.vector.VlenBuffers;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -145,9 +146,9 @@ public final class ZarrsVlenCodec implements ArrayToBytesCodec {
   }
 
   @Override
-  public ByteBuffer encode(FieldVector chunk, ChunkSpec spec) {
+  public ByteBuffer encode(FieldVector chunk, ChunkSpec spec, BufferAllocator allocator) {
     VarLenType type = VarLenCodecs.type(spec, NAME);
-    VarLenType.Parts parts = type.parts(chunk);
+    VlenBuffers.Parts parts = VarLenCodecs.parts(type, chunk);
     int n = parts.count();
     long first = parts.first();
     long dataLength = parts.dataLength();
@@ -155,7 +156,12 @@ public final class ZarrsVlenCodec implements ArrayToBytesCodec {
     if (iw == 4 && dataLength > 0xffffffffL) {
       throw new CodecException("codec zarrs.vlen: " + dataLength + " data bytes need index_data_type uint64");
     }
-    BufferAllocator allocator = chunk.getAllocator();
+    try (BufferAllocator temp = Buffers.temporaryAllocator(allocator, "zarrs.vlen encode")) {
+      return encode(parts, n, first, dataLength, iw, temp);
+    }
+  }
+
+  private ByteBuffer encode(VlenBuffers.Parts parts, int n, long first, long dataLength, int iw, BufferAllocator allocator) {
     ByteBuffer index;
     try (ArrowBuf offsets = allocator.buffer((long) (n + 1) * iw)) {
       long to = offsets.memoryAddress();
@@ -168,7 +174,7 @@ public final class ZarrsVlenCodec implements ArrayToBytesCodec {
         }
       }
       try (FieldVector vector = indexType.fromBytes(offsets, n + 1, allocator)) {
-        index = copy(indexPipeline(n).encode(vector));
+        index = copy(indexPipeline(n).encode(vector, allocator));
       }
     }
     ByteBuffer data = ByteBuffer.allocate(0);
@@ -177,7 +183,7 @@ public final class ZarrsVlenCodec implements ArrayToBytesCodec {
         throw new CodecException("codec zarrs.vlen: " + dataLength + " data bytes are more than one buffer holds (2 GiB); use smaller chunks");
       }
       try (FieldVector bytes = FixedType.UINT8.fromBytes(parts.data().slice(first, dataLength), (int) dataLength, allocator)) {
-        data = copy(dataPipeline(dataLength).encode(bytes));
+        data = copy(dataPipeline(dataLength).encode(bytes, allocator));
       }
     }
     long indexLength = index.remaining();
@@ -232,10 +238,10 @@ public final class ZarrsVlenCodec implements ArrayToBytesCodec {
         }
         // checkIndex proved the offsets sound and the data pipeline decoded exactly `last` bytes: no second check.
         if (indexType.byteWidth() == type.offsetWidth()) {
-          return VarLenCodecs.checked(type.fromBuiltBuffers(offsets, data, n, allocator), type, options);
+          return VarLenCodecs.checked(VlenBuffers.fromBuiltBuffers(type.field(""), offsets, data, n, allocator), type, options);
         }
         try (ArrowBuf converted = convert(offsets, n, type.offsetWidth(), allocator)) {
-          return VarLenCodecs.checked(type.fromBuiltBuffers(converted, data, n, allocator), type, options);
+          return VarLenCodecs.checked(VlenBuffers.fromBuiltBuffers(type.field(""), converted, data, n, allocator), type, options);
         }
       } finally {
         if (dataVector != null) {

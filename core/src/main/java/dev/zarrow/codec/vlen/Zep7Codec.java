@@ -11,6 +11,7 @@ import dev.zarrow.codec.CodecFactory;
 import dev.zarrow.codec.CodecOptions;
 import dev.zarrow.dtype.VarLenType;
 import dev.zarrow.metadata.NamedConfig;
+import dev.zarrow.vector.VlenBuffers;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
@@ -78,9 +79,9 @@ public final class Zep7Codec implements ArrayToBytesCodec {
   }
 
   @Override
-  public ByteBuffer encode(FieldVector chunk, ChunkSpec spec) {
+  public ByteBuffer encode(FieldVector chunk, ChunkSpec spec, BufferAllocator allocator) {
     VarLenType type = VarLenCodecs.type(spec, NAME);
-    VarLenType.Parts parts = type.parts(chunk);
+    VlenBuffers.Parts parts = VarLenCodecs.parts(type, chunk);
     int n = parts.count();
     int w = type.offsetWidth();
     long first = parts.first();
@@ -127,7 +128,7 @@ public final class Zep7Codec implements ArrayToBytesCodec {
       ArrowBuf data = all.slice(start, length - start);
       FieldVector vector;
       try {
-        vector = type.fromBuffers(offsets, data, length - start, n, allocator);
+        vector = VlenBuffers.fromBuffers(type.field(""), offsets, data, length - start, n, allocator, type.name());
       } catch (CorruptChunkException e) {
         throw new CorruptChunkException("ZEP7 " + e.getMessage(), e);
       }

@@ -116,7 +116,7 @@ class ArrowArrayTest {
         Box region = Boxes.random(random, shape);
         FieldVector data = ArrowPools.sample(pool, (int) region.size(), random, allocator);
         written.add(data);
-        array.write(region, data);
+        array.write(region, data, allocator); // data of the null type has no allocator of its own
         int[] i = {0};
         Regions.forEachRun(shape, region, region.shape(), new long[region.rank()], (f, t, k) -> {
           for (int j = 0; j < k; j++) {

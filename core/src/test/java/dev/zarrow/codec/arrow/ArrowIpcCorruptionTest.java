@@ -60,7 +60,7 @@ class ArrowIpcCorruptionTest {
               ArrowDataType type = ArrowDataType.of(stored);
               ChunkSpec spec = spec(type, batch.getRowCount());
               try (FieldVector values = ArrowRoundTripTest.decoded(batch.getVector(c), stored, reader, allocator)) {
-                byte[] bytes = IpcBytes.array(ArrowIpcCodec.arrow().encode(values, spec));
+                byte[] bytes = IpcBytes.array(ArrowIpcCodec.arrow().encode(values, spec, allocator));
                 out.add(new Sample(file.getFileName() + ":" + stored.getName(), spec, bytes));
               }
             }
@@ -93,7 +93,7 @@ class ArrowIpcCorruptionTest {
         new RangeEqualsVisitor(v, v).rangeEquals(new Range(0, 0, n));
         try (FieldVector part = Regions.extract(v, new long[] {n}, new Box(new long[] {n / 2}, new long[] {n - n / 2}),
             allocator)) {
-          ArrowIpcCodec.arrow().encode(v, s.spec);
+          ArrowIpcCodec.arrow().encode(v, s.spec, allocator);
           assertTrue(part.getValueCount() == n - n / 2);
         }
       }

@@ -98,7 +98,7 @@ class ArrowNodePeerTest {
             }
             ArrowDataType type = ArrowDataType.of(stored);
             try (FieldVector values = ArrowRoundTripTest.decoded(batch.getVector(c), stored, reader, allocator)) {
-              ByteBuffer chunk = ArrowIpcCodec.arrow().encode(values, ArrowIpcCodecTest.spec(type, batch.getRowCount()));
+              ByteBuffer chunk = ArrowIpcCodec.arrow().encode(values, ArrowIpcCodecTest.spec(type, batch.getRowCount()), allocator);
               Path file = tmp.resolve(e.getKey() + "-" + c + ".chunk");
               try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 ch.write(chunk);

@@ -13,7 +13,7 @@ import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.store.ByteRange;
 import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.testing.AllocatorExtension;
-import dev.zarrow.testing.CountingStore;
+import dev.zarrow.testing.RecordingStore;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -37,8 +37,8 @@ class ShardingByteRangeTest {
    * Inner chunks 0, 1, 2, 4, 5, 7 hold data (value = index + 1); 3 and 6 are empty. Compressed with
    * zstd, so chunk sizes differ.
    */
-  CountingStore shardStore(IndexLocation location, BufferAllocator allocator) {
-    CountingStore store = new CountingStore(FileSystemStore.open(dir.resolve(location.json())));
+  RecordingStore shardStore(IndexLocation location, BufferAllocator allocator) {
+    RecordingStore store = new RecordingStore(FileSystemStore.open(dir.resolve(location.json())));
     ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.FLOAT32, 64).chunks(64)
         .codecs(List.of(ArraySpec.shardingIndexed(new int[] {8}, List.of(BYTES, ArraySpec.zstd(0)), ArraySpec.defaultIndexCodecs(), location.json()))));
     try (Float4Vector data = new Float4Vector("x", allocator)) {
@@ -53,7 +53,7 @@ class ShardingByteRangeTest {
     return store;
   }
 
-  float[] read(CountingStore store, long start, long length, BufferAllocator allocator) {
+  float[] read(RecordingStore store, long start, long length, BufferAllocator allocator) {
     try (NdVector v = Zarr.openArray(store, "a").read(new Box(new long[] {start}, new long[] {length}), allocator)) {
       float[] out = new float[(int) length];
       for (int i = 0; i < out.length; i++) {
@@ -64,19 +64,19 @@ class ShardingByteRangeTest {
   }
 
   /** Requests made for chunk data, not for zarr.json. */
-  static List<CountingStore.Request> chunkRequests(CountingStore store) {
+  static List<RecordingStore.Request> chunkRequests(RecordingStore store) {
     return store.requests().stream().filter(r -> !r.key().endsWith("zarr.json")).toList();
   }
 
   @ParameterizedTest
   @EnumSource(IndexLocation.class)
   void oneInnerChunkIsTwoRangeReads(IndexLocation location, BufferAllocator allocator) {
-    CountingStore store = shardStore(location, allocator);
+    RecordingStore store = shardStore(location, allocator);
     float[] got = read(store, 16, 8, allocator);
     assertEquals(17f, got[0]);
-    List<CountingStore.Request> requests = chunkRequests(store);
+    List<RecordingStore.Request> requests = chunkRequests(store);
     assertEquals(2, requests.size(), "the index, then the chunk: " + requests);
-    CountingStore.Request index = requests.get(0);
+    RecordingStore.Request index = requests.get(0);
     ByteRange.FromStart indexRange = (ByteRange.FromStart) index.range();
     assertEquals(INDEX, indexRange.length());
     if (location == IndexLocation.START) {
@@ -92,10 +92,10 @@ class ShardingByteRangeTest {
   @ParameterizedTest
   @EnumSource(IndexLocation.class)
   void anEmptyInnerChunkIsOneRead(IndexLocation location, BufferAllocator allocator) {
-    CountingStore store = shardStore(location, allocator);
+    RecordingStore store = shardStore(location, allocator);
     float[] got = read(store, 24, 8, allocator);
     assertEquals(0f, got[7]);
-    List<CountingStore.Request> requests = chunkRequests(store);
+    List<RecordingStore.Request> requests = chunkRequests(store);
     assertEquals(1, requests.size(), "the index only: " + requests);
     assertEquals(INDEX, requests.get(0).bytes());
   }
@@ -103,22 +103,22 @@ class ShardingByteRangeTest {
   @ParameterizedTest
   @EnumSource(IndexLocation.class)
   void aRegionIsTheIndexAndCoalescedRanges(IndexLocation location, BufferAllocator allocator) {
-    CountingStore store = shardStore(location, allocator);
+    RecordingStore store = shardStore(location, allocator);
     // Inner chunks 1..5 (3 is empty): the stored ranges of 1, 2, 4, 5 are adjacent, so one request.
     float[] got = read(store, 10, 36, allocator);
     assertEquals(11f, got[0]);
     assertEquals(0f, got[14]);
     assertEquals(46f, got[35]);
-    List<CountingStore.Request> requests = chunkRequests(store);
+    List<RecordingStore.Request> requests = chunkRequests(store);
     assertEquals(2, requests.size(), "the index and one coalesced range: " + requests);
     assertNull(requests.stream().filter(r -> r.range() == null).findAny().orElse(null), "no whole-value read");
   }
 
   @Test
   void theWholeShardIsOneRead(BufferAllocator allocator) {
-    CountingStore store = shardStore(IndexLocation.END, allocator);
+    RecordingStore store = shardStore(IndexLocation.END, allocator);
     assertEquals(64f, read(store, 0, 64, allocator)[63]);
-    List<CountingStore.Request> requests = chunkRequests(store);
+    List<RecordingStore.Request> requests = chunkRequests(store);
     assertEquals(1, requests.size(), requests.toString());
     assertNull(requests.get(0).range());
   }
@@ -127,7 +127,7 @@ class ShardingByteRangeTest {
   void distantRangesAreNotCoalesced(BufferAllocator allocator) {
     // float32 [512, 512] in one shard of 4x4 inner chunks of 128x128 (64 KiB each, uncompressed): the
     // inner chunks (0, 0) and (1, 0) are 4 chunks = 256 KiB apart in the shard, too far to read as one.
-    CountingStore store = new CountingStore(FileSystemStore.open(dir.resolve("big")));
+    RecordingStore store = new RecordingStore(FileSystemStore.open(dir.resolve("big")));
     ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.FLOAT32, 512, 512).chunks(512, 512)
         .codecs(List.of(ArraySpec.shardingIndexed(new int[] {128, 128}, List.of(BYTES)))));
     try (Float4Vector data = new Float4Vector("x", allocator)) {
@@ -155,7 +155,7 @@ class ShardingByteRangeTest {
   @Test
   void nestedShardsReadTheirOwnIndexThroughSlices(BufferAllocator allocator) {
     // [64] = shard of 2 inner shards [32], each of 4 chunks [8].
-    CountingStore store = new CountingStore(FileSystemStore.open(dir.resolve("nested")));
+    RecordingStore store = new RecordingStore(FileSystemStore.open(dir.resolve("nested")));
     NamedConfig innerShard = ArraySpec.shardingIndexed(new int[] {8}, List.of(BYTES, ArraySpec.zstd(0)));
     ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.FLOAT32, 64).chunks(64)
         .codecs(List.of(ArraySpec.shardingIndexed(new int[] {32}, List.of(innerShard), ArraySpec.defaultIndexCodecs(), "start"))));
@@ -170,7 +170,7 @@ class ShardingByteRangeTest {
     store.reset();
     float[] got = read(store, 40, 4, allocator);
     assertEquals(41f, got[0]);
-    List<CountingStore.Request> requests = chunkRequests(store);
+    List<RecordingStore.Request> requests = chunkRequests(store);
     assertEquals(3, requests.size(), "outer index, inner index, chunk: " + requests);
     assertEquals(2 * 16 + 4, requests.get(0).bytes());
     assertEquals(4 * 16 + 4, requests.get(1).bytes());
@@ -178,7 +178,7 @@ class ShardingByteRangeTest {
 
   @Test
   void aPartialWriteReadsTheShardOnceAndWritesItOnce(BufferAllocator allocator) {
-    CountingStore store = shardStore(IndexLocation.END, allocator);
+    RecordingStore store = shardStore(IndexLocation.END, allocator);
     ZarrArray array = Zarr.openArray(store, "a");
     store.reset();
     try (Float4Vector data = new Float4Vector("x", allocator)) {

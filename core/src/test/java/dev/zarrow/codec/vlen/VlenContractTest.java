@@ -117,4 +117,23 @@ class VlenContractTest {
       return specs(VarLenType.ALL);
     }
   }
+
+  /** ZEP7's offsets+data layout, named explicitly (an array's codec list implies it by naming no serializer). */
+  @Nested
+  class Zep7 extends Vlen {
+    @Override
+    protected Codec codec() {
+      return registry().codec(dev.zarrow.metadata.NamedConfig.plain(VarLenType.ZEP7_CODEC), CodecOptions.DEFAULT);
+    }
+
+    @Override
+    protected List<ChunkSpec> supportedSpecs() {
+      return specs(VarLenType.ALL);
+    }
+
+    @Override
+    protected List<ChunkSpec> unsupportedSpecs() {
+      return List.of(new ChunkSpec(new int[] {3}, FixedType.INT32, FixedType.INT32.defaultFill()));
+    }
+  }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.zarrow.error.CorruptChunkException;
+import dev.zarrow.testing.Vectors;
 import dev.zarrow.error.ZarrException;
 import dev.zarrow.codec.CodecOptions;
 import dev.zarrow.codec.CodecPipeline;
@@ -115,7 +116,7 @@ class VlenCorruptChunksTest {
         {VlenTesting.VLEN_UTF8, "02000000 01000000 61 01000000 ff"},
         {VlenTesting.zarrsVlen("uint32", "start"), "0c00000000000000 00000000 01000000 02000000 61 ff"}}) {
       try (FieldVector v = pipeline(layout[0], VarLenType.STRING, lax, 2).decode(direct(hex(layout[1])), allocator)) {
-        assertArrayEquals(expected, VarLenType.byteArrays(v));
+        assertArrayEquals(expected, Vectors.byteArrays(v));
       }
     }
   }
@@ -130,7 +131,7 @@ class VlenCorruptChunksTest {
         CodecPipeline p = pipeline(codecs, type, 40);
         byte[] good;
         byte[][] values = type.isText() ? VlenTesting.utf8(VlenTesting.randomStrings(random, 40)) : VlenTesting.randomBytes(random, 40);
-        try (FieldVector v = type.vector(allocator, values)) {
+        try (FieldVector v = Vectors.varLen(type, allocator, values)) {
           good = bytes(p.encode(v));
         }
         for (int round = 0; round < 300; round++) {

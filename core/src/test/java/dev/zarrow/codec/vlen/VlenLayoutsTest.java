@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.zarrow.error.CodecException;
+import dev.zarrow.testing.Vectors;
 import dev.zarrow.codec.CodecPipeline;
 import dev.zarrow.dtype.VarLenType;
 import dev.zarrow.testing.AllocatorExtension;
@@ -37,11 +38,11 @@ class VlenLayoutsTest {
 
   private static void assertGolden(String codecs, VarLenType type, String expectedHex, BufferAllocator allocator, String... values) {
     CodecPipeline p = pipeline(codecs, type, values.length);
-    try (FieldVector v = type.vector(allocator, VlenTesting.utf8(values))) {
+    try (FieldVector v = Vectors.varLen(type, allocator, VlenTesting.utf8(values))) {
       assertEquals(expectedHex.replaceAll("[\\s_]", ""), hex(p.encode(v)), codecs);
     }
     try (FieldVector back = p.decode(direct(hex(expectedHex)), allocator)) {
-      assertArrayEquals(VlenTesting.utf8(values), VarLenType.byteArrays(back));
+      assertArrayEquals(VlenTesting.utf8(values), Vectors.byteArrays(back));
     }
   }
 
@@ -98,7 +99,7 @@ class VlenLayoutsTest {
   void vlenBytesKeepsEveryByteValue(BufferAllocator allocator) {
     CodecPipeline p = pipeline(VlenTesting.VLEN_BYTES, VarLenType.BYTES, 3);
     byte[][] values = {{0, (byte) 0xff, (byte) 0x80}, {}, {(byte) 0xc3}};
-    try (FieldVector v = VarLenType.BYTES.vector(allocator, values)) {
+    try (FieldVector v = Vectors.varLen(VarLenType.BYTES, allocator, values)) {
       assertEquals("03000000 03000000 00ff80 00000000 01000000 c3".replace(" ", ""), hex(p.encode(v)));
     }
   }
@@ -158,14 +159,14 @@ class VlenLayoutsTest {
     int n = shape[0] * shape[1];
     byte[][] values = type.isText() ? VlenTesting.utf8(VlenTesting.randomStrings(random, n)) : VlenTesting.randomBytes(random, n);
     CodecPipeline p = pipeline(codecs, type, shape);
-    try (FieldVector v = type.vector(allocator, values)) {
+    try (FieldVector v = Vectors.varLen(type, allocator, values)) {
       ByteBuffer encoded = p.encode(v);
       try (FieldVector fromWritable = p.decode(direct(bytes(encoded)), allocator);
           FieldVector fromReadOnly = p.decode(direct(bytes(encoded)).asReadOnlyBuffer(), allocator);
           FieldVector fromHeap = p.decode(ByteBuffer.wrap(bytes(encoded)), allocator)) {
-        assertArrayEquals(values, VarLenType.byteArrays(fromWritable));
-        assertArrayEquals(values, VarLenType.byteArrays(fromReadOnly));
-        assertArrayEquals(values, VarLenType.byteArrays(fromHeap));
+        assertArrayEquals(values, Vectors.byteArrays(fromWritable));
+        assertArrayEquals(values, Vectors.byteArrays(fromReadOnly));
+        assertArrayEquals(values, Vectors.byteArrays(fromHeap));
         assertEquals(type.field("").getType(), fromWritable.getField().getType());
       }
     }
@@ -174,14 +175,14 @@ class VlenLayoutsTest {
   @Test
   void encodesVectorsWhoseOffsetsDoNotStartAtZero(BufferAllocator allocator) {
     for (String codecs : List.of(VlenTesting.ZEP7, VlenTesting.VLEN_UTF8, VlenTesting.zarrsVlen("uint32", "start"))) {
-      try (FieldVector all = VarLenType.STRING.vector(allocator, "zz", "a", "bb", "", "dddd");
+      try (FieldVector all = Vectors.varLen(VarLenType.STRING, allocator, "zz", "a", "bb", "", "dddd");
           VarCharVector tail = new VarCharVector("t", VarLenType.STRING.field("t").getFieldType(), allocator)) {
         // A slice: offsets 2..9 over the shared data of the first vector.
         tail.loadFieldBuffers(new org.apache.arrow.vector.ipc.message.ArrowFieldNode(4, 0),
             List.of(allocator.getEmpty(), all.getOffsetBuffer().slice(4, 20), all.getDataBuffer()));
         CodecPipeline p = pipeline(codecs, VarLenType.STRING, 4);
         try (FieldVector back = p.decode(p.encode(tail), allocator)) {
-          assertArrayEquals(ABC, VarLenType.strings(back));
+          assertArrayEquals(ABC, Vectors.strings(back));
         }
       }
     }
@@ -194,19 +195,19 @@ class VlenLayoutsTest {
     for (VarLenType type : VarLenType.ALL) {
       CodecPipeline p = pipeline(VlenTesting.ZEP7, type, 4);
       ByteBuffer stored;
-      try (FieldVector v = type.vector(allocator, VlenTesting.utf8(ABC))) {
+      try (FieldVector v = Vectors.varLen(type, allocator, VlenTesting.utf8(ABC))) {
         stored = direct(bytes(p.encode(v)));
       }
       long address = MemoryUtil.getByteBufferAddress(stored);
       try (FieldVector decoded = p.decode(stored, allocator)) {
         assertEquals(address, decoded.getOffsetBuffer().memoryAddress(), type + " offsets");
         assertEquals(address + 64, decoded.getDataBuffer().memoryAddress(), type + " data");
-        assertArrayEquals(VlenTesting.utf8(ABC), VarLenType.byteArrays(decoded));
+        assertArrayEquals(VlenTesting.utf8(ABC), Vectors.byteArrays(decoded));
       }
       // Behind a checksum (which strips its suffix as a slice) the memory is still the stored chunk.
       CodecPipeline checked = pipeline("[{\"name\": \"crc32c\"}]", type, 4);
       ByteBuffer withCrc;
-      try (FieldVector v = type.vector(allocator, VlenTesting.utf8(ABC))) {
+      try (FieldVector v = Vectors.varLen(type, allocator, VlenTesting.utf8(ABC))) {
         withCrc = direct(bytes(checked.encode(v)));
       }
       try (FieldVector decoded = checked.decode(withCrc, allocator)) {
@@ -227,7 +228,7 @@ class VlenLayoutsTest {
     try (FieldVector decoded = p.decode(stored, allocator)) {
       assertEquals(address + 8, decoded.getOffsetBuffer().memoryAddress());
       assertEquals(address + 28, decoded.getDataBuffer().memoryAddress());
-      assertArrayEquals(ABC, VarLenType.strings(decoded));
+      assertArrayEquals(ABC, Vectors.strings(decoded));
     }
   }
 
@@ -241,7 +242,7 @@ class VlenLayoutsTest {
         v.setSafe(0, "a".getBytes());
         v.setNull(1);
         v.setValueCount(2);
-        CodecException e = assertThrows(CodecException.class, () -> pipeline(codecs, VarLenType.STRING, 2).encode(v));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> pipeline(codecs, VarLenType.STRING, 2).encode(v));
         assertTrue(e.getMessage().contains("arrow data type"), e.getMessage());
       }
     }
@@ -257,7 +258,7 @@ class VlenLayoutsTest {
         offsets.setInt(4, 1 << 30); // far past the data
         offsets.setInt(8, 2);
         v.loadFieldBuffers(new org.apache.arrow.vector.ipc.message.ArrowFieldNode(2, 0), List.of(allocator.getEmpty(), offsets, data));
-        CodecException e = assertThrows(CodecException.class, () -> pipeline(codecs, VarLenType.STRING, 2).encode(v));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> pipeline(codecs, VarLenType.STRING, 2).encode(v));
         assertTrue(e.getMessage().contains("malformed"), e.getMessage());
       }
     }
