@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -266,9 +267,11 @@ public abstract class StoreContract {
     int[] lengths = {1, 70_000, 3, 250_000, 4096};
     store.set("k", ByteBuffer.wrap(filled(0)));
     AtomicBoolean done = new AtomicBoolean();
+    CountDownLatch reading = new CountDownLatch(2); // the writer starts once both readers run
     ExecutorService pool = Executors.newFixedThreadPool(3);
     try {
       Future<?> writer = pool.submit(() -> {
+        reading.await();
         for (int i = 1; i < 256; i++) {
           store.set("k", ByteBuffer.wrap(filled(i)));
         }
@@ -289,6 +292,7 @@ public abstract class StoreContract {
               }
             }
             reads++;
+            reading.countDown();
           }
           return reads;
         }));

@@ -77,7 +77,7 @@ public final class StoreCorpus {
             "sharded", TableOptions.defaults().withChunkRows(2).withShardRows(6).withNativeTypes(false)).entrySet()) {
           ZarrGroup group = Zarr.createGroup(store, "tables/" + name + "/" + t.getKey());
           try (InputStream in = Files.newInputStream(stream); ArrowStreamReader reader = new ArrowStreamReader(in, child)) {
-            group = TableWriter.write(group, reader, t.getValue());
+            group = TableWriter.write(group, reader, t.getValue(), child);
           }
           for (String column : group.childNames()) {
             arrays.add(group.path() + "/" + column);
