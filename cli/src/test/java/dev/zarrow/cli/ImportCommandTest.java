@@ -200,7 +200,8 @@ class ImportCommandTest {
    * Every way an import can fail releases all the Arrow memory it took: the CLI's allocator closes at
    * zero, which it reports as a suppressed exception (printed by {@code --verbose}) when it does not.
    * Streams that break after a first good batch (truncated, a batch that declares LZ4, a batch longer
-   * than its buffers), garbage, a truncated IPC file, and the decimal widths Arrow Java cannot hold.
+   * than its buffers), garbage, a truncated IPC file, and the decimal widths Arrow Java cannot hold
+   * (refused as unsupported, exit 3, as IPC and as JSON).
    */
   @Test
   void failedImportsReleaseAllArrowMemory(BufferAllocator allocator) throws Exception {
@@ -217,13 +218,15 @@ class ImportCommandTest {
         Files.write(tmp.resolve("overlong.arrows"), HandStreams.overlongMidStream(allocator)),
         Files.write(tmp.resolve("truncated.arrow"), Arrays.copyOf(Files.readAllBytes(file), (int) Files.size(file) - 40)),
         gold.resolve("generated_decimal32.stream"),
-        gold.resolve("generated_decimal64.stream"));
+        gold.resolve("generated_decimal64.stream"),
+        ArrowJsonFiles.plain(gold.resolve("generated_decimal32.json.gz"), tmp),
+        ArrowJsonFiles.plain(gold.resolve("generated_decimal64.json.gz"), tmp));
     for (Path bad : inputs) {
       Cli.Result r = Cli.run("--verbose", "import", bad, tmp.resolve("store"), "t", "--chunk-rows", "2");
       assertEquals(3, r.exit(), bad + ": " + r);
       assertFalse(r.err().contains("leaked") || r.err().contains("Suppressed"), bad + ": all memory released: " + r);
     }
-    for (Path decimal : inputs.subList(5, 7)) {
+    for (Path decimal : inputs.subList(5, 9)) {
       Cli.Result r = Cli.run("import", decimal, tmp.resolve("store"), "t");
       assertTrue(r.err().contains("not supported") || r.err().contains("does not support"), "refused as unsupported: " + r);
     }

@@ -39,10 +39,6 @@ class ExportRoundTripTest {
     List<DynamicTest> tests = new ArrayList<>();
     for (Path stream : GoldStreams.goldenStreams()) {
       String name = GoldStreams.caseName(stream);
-      if (GoldStreams.NO_JAVA_ROUND_TRIP.contains(name)) {
-        System.err.println("ExportRoundTripTest: skipping " + name + " (Arrow Java does not round-trip it)");
-        continue;
-      }
       tests.add(DynamicTest.dynamicTest(name, () -> ArrowJsonFiles.withAllocator(allocator -> {
         if (GoldStreams.UNREADABLE.contains(name)) {
           assertThrows(Exception.class, () -> GoldStreams.snapshotOf(Files.newInputStream(stream), allocator));

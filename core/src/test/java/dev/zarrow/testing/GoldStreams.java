@@ -28,9 +28,6 @@ public final class GoldStreams {
    */
   public static final Set<String> REPEATED_NAMES = Set.of("duplicate_fieldnames");
 
-  /** Arrow Java does not round-trip these (Arrow's own integration runs skip Java there). */
-  public static final Set<String> NO_JAVA_ROUND_TRIP = Set.of("map_non_canonical");
-
   public static List<Path> goldenStreams() throws Exception {
     try (Stream<Path> files = Files.list(ArrowJsonFiles.goldenDir())) {
       return files.filter(p -> p.getFileName().toString().matches("generated_.*\\.stream")).sorted().toList();

@@ -1,5 +1,6 @@
 package dev.zarrow.testing;
 
+import com.github.luben.zstd.Zstd;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.channels.Channels;
@@ -24,6 +25,7 @@ import org.apache.arrow.vector.ipc.message.ArrowDictionaryBatch;
 import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.types.UnionMode;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -32,8 +34,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * IPC streams written message by message, for what no library writes on request: deltas and
- * replacements of dictionaries at every depth, a record batch that declares LZ4 compression after
- * a good one, a record batch whose lengths exceed its buffers after a good one.
+ * replacements of dictionaries at every depth, ZSTD bodies, sparse union members shorter than the union, a record batch that declares LZ4
+ * compression after a good one, a record batch whose lengths exceed its buffers after a good one.
  */
 public final class HandStreams {
   private HandStreams() {}
@@ -98,6 +100,23 @@ public final class HandStreams {
     return out.end();
   }
 
+  /**
+   * Two columns ({@code x} int32, {@code s} utf8), batches of 3 and 2 rows whose bodies are ZSTD
+   * compressed buffer by buffer (pyarrow's and Arrow C++'s {@code compression="zstd"}).
+   */
+  public static byte[] zstd(BufferAllocator allocator) throws IOException {
+    Out out = new Out();
+    Schema schema = new Schema(List.of(Field.nullable("x", new ArrowType.Int(32, true)), Field.nullable("s", ArrowType.Utf8.INSTANCE)));
+    out.schema(schema);
+    try (VectorSchemaRoot root = twoColumns(schema, allocator, 3)) {
+      ArrowBodyCompression zstd = new ArrowBodyCompression(CompressionType.ZSTD, BodyCompressionMethod.BUFFER);
+      out.batch(root, zstd);
+      root.setRowCount(2);
+      out.batch(root, zstd);
+    }
+    return out.end();
+  }
+
   /** Like {@link #lz4MidStream}, but the second batch claims 1000 rows over the buffers of 2. */
   public static byte[] overlongMidStream(BufferAllocator allocator) throws IOException {
     Out out = new Out();
@@ -110,6 +129,48 @@ public final class HandStreams {
           ArrowRecordBatch bad = new ArrowRecordBatch(1000,
               List.of(new ArrowFieldNode(1000, 0), new ArrowFieldNode(1000, 0)), good.getBuffers())) {
         MessageSerializer.serialize(out.channel, bad);
+      }
+    }
+    return out.end();
+  }
+
+  /**
+   * One sparse union column {@code u} (type ids 5: int32 {@code i}, 7: utf8 {@code s}) of 6 rows: 1,
+   * "a", 2, null, "bb", "c"; the int member holds 3 elements only (the union's first three rows), as
+   * apache-arrow's builders leave a member after its last selected element.
+   */
+  public static byte[] shortUnionMembers(BufferAllocator allocator) throws IOException {
+    Field union = new Field("u", FieldType.nullable(new ArrowType.Union(UnionMode.Sparse, new int[] {5, 7})),
+        List.of(Field.nullable("i", new ArrowType.Int(32, true)), Field.nullable("s", ArrowType.Utf8.INSTANCE)));
+    Out out = new Out();
+    out.schema(new Schema(List.of(union)));
+    try (IntVector ints = new IntVector("i", allocator);
+        VarCharVector strings = new VarCharVector("s", allocator);
+        ArrowBuf typeIds = allocator.buffer(8)) {
+      int[] members = {5, 7, 5, 7, 7, 7};
+      for (int i = 0; i < members.length; i++) {
+        typeIds.setByte(i, members[i]);
+      }
+      typeIds.writerIndex(members.length);
+      ints.setSafe(0, 1);
+      ints.setSafe(1, 0);
+      ints.setSafe(2, 2);
+      ints.setValueCount(3);
+      String[] texts = {null, "a", null, null, "bb", "c"};
+      for (int i = 0; i < texts.length; i++) {
+        if (texts[i] == null) {
+          strings.setNull(i);
+        } else {
+          strings.setSafe(i, texts[i].getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+      }
+      strings.setValueCount(texts.length);
+      List<ArrowBuf> buffers = new ArrayList<>(List.of(typeIds));
+      buffers.addAll(ints.getFieldBuffers());
+      buffers.addAll(strings.getFieldBuffers());
+      try (ArrowRecordBatch batch = new ArrowRecordBatch(6,
+          List.of(new ArrowFieldNode(6, 0), new ArrowFieldNode(3, 0), new ArrowFieldNode(6, 3)), buffers)) {
+        MessageSerializer.serialize(out.channel, batch);
       }
     }
     return out.end();
@@ -238,7 +299,7 @@ public final class HandStreams {
       }
     }
 
-    /** The root's rows as a record batch; with {@code compression}, every buffer behind an uncompressed-length prefix. */
+    /** The root's rows as a record batch; with {@code compression}, every buffer compressed (ZSTD) or stored as is (others) behind its length prefix. */
     void batch(VectorSchemaRoot root, ArrowBodyCompression compression) throws IOException {
       try (ArrowRecordBatch plain = new VectorUnloader(root).getRecordBatch()) {
         if (compression == null) {
@@ -248,12 +309,16 @@ public final class HandStreams {
         List<ArrowBuf> prefixed = new ArrayList<>();
         try {
           for (ArrowBuf b : plain.getBuffers()) {
-            long n = b.readableBytes();
-            ArrowBuf p = root.getVector(0).getAllocator().buffer(n == 0 ? 0 : n + 8);
-            if (n > 0) {
-              p.setLong(0, -1L);
-              p.setBytes(8, b, 0, n);
-              p.writerIndex(n + 8);
+            byte[] raw = new byte[(int) b.readableBytes()];
+            b.getBytes(0, raw);
+            // ZSTD: the uncompressed length, then the frame; otherwise -1, then the bytes as they are.
+            boolean packs = compression.getCodec() == CompressionType.ZSTD;
+            byte[] stored = packs ? Zstd.compress(raw) : raw;
+            ArrowBuf p = root.getVector(0).getAllocator().buffer(raw.length == 0 ? 0 : stored.length + 8);
+            if (raw.length > 0) {
+              p.setLong(0, packs ? raw.length : -1L);
+              p.setBytes(8, stored);
+              p.writerIndex(stored.length + 8);
             }
             prefixed.add(p);
           }
