@@ -200,7 +200,7 @@ class ImportCommandTest {
    * Every way an import can fail releases all the Arrow memory it took: the CLI's allocator closes at
    * zero, which it reports as a suppressed exception (printed by {@code --verbose}) when it does not.
    * Streams that break after a first good batch (truncated, a batch that declares LZ4, a batch longer
-   * than its buffers), garbage, a truncated IPC file, and the decimal widths Arrow Java cannot hold
+   * than its buffers), garbage, a truncated IPC file, a truncated JSON file, and the decimal widths Arrow Java cannot hold
    * (refused as unsupported, exit 3, as IPC and as JSON).
    */
   @Test
@@ -217,6 +217,8 @@ class ImportCommandTest {
         Files.write(tmp.resolve("lz4.arrows"), HandStreams.lz4MidStream(allocator)),
         Files.write(tmp.resolve("overlong.arrows"), HandStreams.overlongMidStream(allocator)),
         Files.write(tmp.resolve("truncated.arrow"), Arrays.copyOf(Files.readAllBytes(file), (int) Files.size(file) - 40)),
+        Files.write(tmp.resolve("truncated.json"), Arrays.copyOf(Files.readAllBytes(ProjectPaths.fixture("dictionary")),
+            (int) Files.size(ProjectPaths.fixture("dictionary")) * 2 / 3)),
         gold.resolve("generated_decimal32.stream"),
         gold.resolve("generated_decimal64.stream"),
         ArrowJsonFiles.plain(gold.resolve("generated_decimal32.json.gz"), tmp),
@@ -226,7 +228,7 @@ class ImportCommandTest {
       assertEquals(3, r.exit(), bad + ": " + r);
       assertFalse(r.err().contains("leaked") || r.err().contains("Suppressed"), bad + ": all memory released: " + r);
     }
-    for (Path decimal : inputs.subList(5, 9)) {
+    for (Path decimal : inputs.subList(6, 10)) {
       Cli.Result r = Cli.run("import", decimal, tmp.resolve("store"), "t");
       assertTrue(r.err().contains("not supported") || r.err().contains("does not support"), "refused as unsupported: " + r);
     }
