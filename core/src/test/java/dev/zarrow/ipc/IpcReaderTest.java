@@ -200,6 +200,62 @@ class IpcReaderTest {
     assertTrue(failed > mayRead.size() / 2, failed + " of " + (mayRead.size() + mustFail.size()) + " refused");
   }
 
+  /**
+   * A stream of unknown length (standard input) reads as the same bytes in a file do; cut anywhere it
+   * is read or refused with nothing left allocated; and lengths it cannot vouch for (a body of 2 GB
+   * in a message of a few bytes) cost only the bytes that arrive.
+   */
+  @Test
+  void aStreamOfUnknownLengthReadsAsItArrives(BufferAllocator allocator) throws Exception {
+    byte[] nested = HandStreams.nestedDictionaries(allocator);
+    try (IpcReader fromFile = IpcReader.open(Files.write(tmp.resolve("n.arrows"), nested), allocator);
+        IpcReader piped = IpcReader.stream(new ByteArrayInputStream(nested), "stdin", allocator)) {
+      assertEquals(StreamSnapshot.of(fromFile), StreamSnapshot.of(piped));
+    }
+    for (int n = 0; n < nested.length; n += 7) {
+      byte[] cut = Arrays.copyOf(nested, n);
+      try (RootAllocator own = new RootAllocator()) {
+        try (IpcReader reader = IpcReader.stream(new ByteArrayInputStream(cut), "stdin", own)) {
+          while (reader.loadNextBatch()) {
+            continue;
+          }
+        } catch (ZarrException e) {
+          assertTrue(e instanceof CorruptChunkException, e.toString());
+        }
+        assertEquals(0, own.getAllocatedMemory(), n + " bytes: all released");
+      }
+    }
+    // A record batch that says its body is 2 GB, followed by 100 bytes.
+    byte[] schemaAndBatch = HandStreams.lz4MidStream(allocator);
+    IpcMessages messages = new IpcMessages(java.nio.ByteBuffer.wrap(schemaAndBatch));
+    IpcMessages.Msg schema = messages.next();
+    IpcMessages.Msg batch = messages.next();
+    int lengthAt = (int) (schema.bodyStart() + schema.bodyLength());
+    byte[] liar = Arrays.copyOf(schemaAndBatch, (int) batch.bodyStart() + 100);
+    patchBodyLength(liar, lengthAt, batch, Integer.MAX_VALUE - 100);
+    try (RootAllocator own = new RootAllocator()) {
+      try (IpcReader reader = IpcReader.stream(new ByteArrayInputStream(liar), "stdin", own)) {
+        CorruptChunkException e = assertThrows(CorruptChunkException.class, reader::loadNextBatch);
+        assertTrue(e.getMessage().contains("ends inside the body"), e.getMessage());
+      }
+      assertTrue(own.getPeakMemoryAllocation() < 8 << 20, "peak " + own.getPeakMemoryAllocation());
+      assertEquals(0, own.getAllocatedMemory());
+    }
+  }
+
+  /** Rewrites, in place, the body length of message {@code m} (starting at {@code at}) to {@code length}. */
+  private static void patchBodyLength(byte[] stream, int at, IpcMessages.Msg m, long length) {
+    long old = m.bodyLength();
+    // The flatbuffer stores bodyLength as a little-endian int64: find its bytes in the metadata.
+    for (int i = at; i + 8 <= m.bodyStart(); i++) {
+      if (java.nio.ByteBuffer.wrap(stream, i, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong() == old) {
+        java.nio.ByteBuffer.wrap(stream, i, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(length);
+        return;
+      }
+    }
+    throw new AssertionError("no body length " + old + " in the metadata");
+  }
+
   /** Reads {@code input} to its end with an allocator of its own; false when refused. Fails on a leak or another exception. */
   private boolean read(byte[] input) throws Exception {
     Path path = Files.write(tmp.resolve("input.arrows"), input);
