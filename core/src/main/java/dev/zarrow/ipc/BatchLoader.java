@@ -1,11 +1,11 @@
 package dev.zarrow.ipc;
 
-import dev.zarrow.vector.Fields;
-import dev.zarrow.vector.Gather;
-import dev.zarrow.vector.Move;
 import com.github.luben.zstd.Zstd;
 import dev.zarrow.error.CorruptChunkException;
 import dev.zarrow.error.UnsupportedExtensionException;
+import dev.zarrow.vector.Fields;
+import dev.zarrow.vector.Gather;
+import dev.zarrow.vector.Move;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -20,14 +20,15 @@ import org.apache.arrow.flatbuf.RecordBatch;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BufferLayout;
-import org.apache.arrow.vector.TypeLayout;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.TypeLayout;
+import org.apache.arrow.vector.complex.UnionVector;
 import org.apache.arrow.vector.compression.NoCompressionCodec;
 import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.types.UnionMode;
 import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.complex.UnionVector;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
@@ -145,7 +146,7 @@ public final class BatchLoader {
         continue;
       }
       Field memberField = field.getChildren().get(i);
-      spend((long) (n - have) * blankBytes(memberField), at, what);
+      spend(times(n - have, blankBytes(memberField)), at, what);
       try (FieldVector longer = Gather.gather(memberField,
           List.of(new Gather.Run(member, 0, have), Gather.Run.blank(n - have)), allocator)) {
         Move.into(longer, member);
@@ -165,15 +166,20 @@ public final class BatchLoader {
       children += blankBytes(child);
     }
     if (type instanceof ArrowType.FixedSizeList list) {
-      return bytes + (long) list.getListSize() * children;
+      return Math.min(Long.MAX_VALUE / 2, bytes + times(list.getListSize(), children));
     }
-    boolean hasOwnElements = type instanceof ArrowType.Struct || type instanceof ArrowType.Union u
-        && u.getMode() == org.apache.arrow.vector.types.UnionMode.Sparse;
-    return bytes + (hasOwnElements ? children : 0);
+    boolean hasOwnElements = type instanceof ArrowType.Struct
+        || type instanceof ArrowType.Union u && u.getMode() == UnionMode.Sparse;
+    return Math.min(Long.MAX_VALUE / 2, bytes + (hasOwnElements ? children : 0));
+  }
+
+  /** {@code a * b} for non-negative factors, at most {@code Long.MAX_VALUE / 2} (a budget check, not arithmetic). */
+  private static long times(long a, long b) {
+    return b != 0 && a > Long.MAX_VALUE / 2 / b ? Long.MAX_VALUE / 2 : a * b;
   }
 
   private void spend(long bytes, long at, String what) {
-    spent += bytes;
+    spent = Math.min(Long.MAX_VALUE / 2, spent + bytes);
     if (spent > budget) {
       throw IpcMessages.corrupt(at, what + " would make Arrow allocate " + spent
           + " bytes in all, more than the limit of " + budget);
