@@ -30,6 +30,7 @@ module dev.zarrow {
   exports dev.zarrow.grid;
   exports dev.zarrow.memory;
   exports dev.zarrow.vector;
+  exports dev.zarrow.ipc;
   exports dev.zarrow.dtype;
   exports dev.zarrow.codec;
   exports dev.zarrow.table;

@@ -163,6 +163,12 @@ export function valueAt(data, i) {
       type.children.forEach((f, k) => { out[f.name] = valueAt(data.children[k], i); });
       return out;
     }
+    case T.Union: {
+      // {"type_id": id, "value": the member's value}; a dense union's member value is at its offset.
+      let id = data.typeIds[i];
+      let child = data.children[type.typeIdToChildIndex[id]];
+      return { type_id: id, value: valueAt(child, type.mode === A.UnionMode.Dense ? data.valueOffsets[i] : i) };
+    }
     case T.Interval: {
       let stride = data.stride;
       return Array.from(data.values.subarray(i * stride, (i + 1) * stride));

@@ -211,7 +211,7 @@ public final class ZarrArray implements ZarrNode {
       return new NdVector(decodeRegion(coords, inChunk, allocator), region.shape());
     }
     if (touched.isEmpty()) {
-      FieldVector empty = dataType.field(name()).createVector(allocator);
+      FieldVector empty = Fields.createVector(dataType.field(name()), allocator);
       empty.setValueCount(0);
       return new NdVector(empty, region.shape());
     }
@@ -255,7 +255,7 @@ public final class ZarrArray implements ZarrNode {
     if (!(dataType instanceof FixedWidthType fixed) || dataType.byteWidth() <= 0) {
       return Optional.empty();
     }
-    try (FieldVector probe = dataType.field(name()).createVector(allocator)) {
+    try (FieldVector probe = Fields.createVector(dataType.field(name()), allocator)) {
       if (Regions.flatWidth(probe) != dataType.byteWidth()) {
         return Optional.empty(); // bool: a byte in Zarr, a bit in Arrow
       }

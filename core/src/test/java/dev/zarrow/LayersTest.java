@@ -23,6 +23,7 @@ class LayersTest {
       List.of("dev.zarrow.grid"),
       List.of("dev.zarrow.memory"),
       List.of("dev.zarrow.vector"),
+      List.of("dev.zarrow.ipc"),
       List.of("dev.zarrow.dtype"),
       List.of("dev.zarrow.codec"),
       List.of("dev.zarrow.spi"),

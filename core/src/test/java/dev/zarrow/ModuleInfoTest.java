@@ -18,7 +18,7 @@ class ModuleInfoTest {
   void exportsTheApiPackagesOnly() {
     assertEquals(
         new TreeSet<>(Set.of("dev.zarrow", "dev.zarrow.error", "dev.zarrow.spi", "dev.zarrow.store",
-            "dev.zarrow.metadata", "dev.zarrow.grid", "dev.zarrow.memory", "dev.zarrow.vector", "dev.zarrow.dtype",
+            "dev.zarrow.metadata", "dev.zarrow.grid", "dev.zarrow.memory", "dev.zarrow.vector", "dev.zarrow.ipc", "dev.zarrow.dtype",
             "dev.zarrow.codec", "dev.zarrow.table")),
         ModuleInfo.exportedPackages(),
         "the API packages (README, docs/architecture.md); dev.zarrow.internal and codec implementations stay inside");

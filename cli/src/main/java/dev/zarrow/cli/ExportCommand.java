@@ -4,6 +4,7 @@ import dev.zarrow.table.ArrayReader;
 import dev.zarrow.table.TableReader;
 import dev.zarrow.error.NoSuchNodeException;
 import dev.zarrow.error.StoreException;
+import dev.zarrow.ipc.IpcStreamWriter;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.ZarrGroup;
@@ -22,7 +23,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -162,7 +162,7 @@ final class ExportCommand extends ZarrowCommand {
     long rows = 0;
     long batches = 0;
     ProgressLine progress = new ProgressLine(err());
-    try (ArrowStreamWriter writer = new ArrowStreamWriter(reader.getVectorSchemaRoot(), reader, Channels.newChannel(sink))) {
+    try (IpcStreamWriter writer = new IpcStreamWriter(reader, Channels.newChannel(sink))) {
       try {
         writer.start();
         while (reader.loadNextBatch()) {

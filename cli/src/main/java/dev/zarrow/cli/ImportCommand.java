@@ -15,6 +15,9 @@ import dev.zarrow.ZarrGroup;
 import dev.zarrow.ZarrOptions;
 import dev.zarrow.metadata.FieldJson;
 import dev.zarrow.codec.BytesToBytesCodec;
+import dev.zarrow.ipc.IpcReader;
+import dev.zarrow.vector.Dictionaries;
+import dev.zarrow.vector.Fields;
 import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.store.WritableStore;
 import dev.zarrow.table.TableLayout;
@@ -30,8 +33,9 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ipc.JsonFileReader;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -41,8 +45,8 @@ import picocli.CommandLine.Parameters;
  * {@code zarrow import FILE STORE PATH}: an Arrow IPC stream, IPC file or JSON-integration file
  * becomes a group table at PATH ({@link TableWriter}). The format is told by the content: the IPC
  * file magic {@code ARROW1}, a JSON object, else an IPC stream; FILE {@code -} is standard input
- * ({@link ImportInput}). Every IPC message length is checked against what remains before anything is
- * allocated for it. The table is written through {@link TableWriter} (so a failed or interrupted
+ * ({@link ImportInput}). IPC is read by zarrow's {@link IpcReader}, which checks every message length
+ * against what remains before anything is allocated for it, and every batch before use. The table is written through {@link TableWriter} (so a failed or interrupted
  * import leaves the old node or none); a node already at PATH is replaced only with {@code
  * --overwrite} ({@link Destination}). Prints a JSON summary (rows, and per column its name, node and
  * data type); progress on stderr.
@@ -181,11 +185,11 @@ final class ImportCommand extends ZarrowCommand {
     throw new CodecException(name + " is empty or blank: not an Arrow IPC stream, IPC file or JSON-integration file");
   }
 
+  /** IPC: zarrow's own reader, which checks everything and keeps what Arrow Java's readers lose. */
   private ZarrGroup importIpc(TableOptions options, BufferAllocator allocator, Progress progress) throws IOException {
-    try (ArrowReader reader = input.ipcReader(allocator)) {
+    try (IpcReader reader = read(() -> input.ipcReader(allocator))) {
       VectorSchemaRoot root = read(reader::getVectorSchemaRoot);
-      // A dictionary the file's schema names but the file lacks is bad input (3), not a caller's mistake.
-      Schema schema = read(() -> TableWriter.storedSchema(root.getSchema(), reader));
+      Schema schema = read(reader::storedSchema);
       try (TableWriter writer = tableWriter(schema, options, allocator)) {
         while (read(reader::loadNextBatch)) {
           writer.append(root, reader);
@@ -196,7 +200,10 @@ final class ImportCommand extends ZarrowCommand {
     }
   }
 
-  /** JSON: the schema as the file spells it (metadata order kept), the batches through Arrow Java's reader. */
+  /**
+   * JSON: the schema as the file spells it (metadata order kept), the batches through Arrow Java's
+   * reader into a root of zarrow's vectors (whose structs keep children that repeat a name).
+   */
   private ZarrGroup importJson(TableOptions options, BufferAllocator allocator, Progress progress) throws IOException {
     Schema schema;
     try {
@@ -204,17 +211,33 @@ final class ImportCommand extends ZarrowCommand {
     } catch (ZarrException e) {
       throw e.withContext(input.name);
     }
-    try (JsonFileReader reader = new JsonFileReader(input.file().toFile(), allocator)) {
+    try (JsonFileReader reader = new JsonFileReader(input.file().toFile(), allocator);
+        VectorSchemaRoot root = emptyRoot(schema, allocator)) {
       read(reader::start);
       try (TableWriter writer = tableWriter(schema, options, allocator)) {
-        for (VectorSchemaRoot next = read(reader::read); next != null; next = read(reader::read)) {
-          try (VectorSchemaRoot batch = next) {
-            writer.append(batch, reader);
-            progress.batch(batch.getRowCount());
-          }
+        while (read(() -> reader.read(root))) {
+          writer.append(root, reader);
+          progress.batch(root.getRowCount());
         }
         return writer.finish();
       }
+    }
+  }
+
+  /** An empty root of {@code schema}'s columns in memory form (dictionary-encoded levels as indexes). */
+  private static VectorSchemaRoot emptyRoot(Schema schema, BufferAllocator allocator) {
+    List<Field> fields = new ArrayList<>();
+    List<FieldVector> vectors = new ArrayList<>();
+    try {
+      for (Field field : schema.getFields()) {
+        Field indexed = Dictionaries.indexedField(field);
+        fields.add(indexed);
+        vectors.add(Fields.createVector(indexed, allocator));
+      }
+      return new VectorSchemaRoot(fields, vectors, 0);
+    } catch (RuntimeException e) {
+      vectors.forEach(FieldVector::close);
+      throw e;
     }
   }
 
@@ -242,12 +265,15 @@ final class ImportCommand extends ZarrowCommand {
     T get() throws IOException;
   }
 
-  /** A read of the input; what the Arrow readers throw on malformed input becomes a data error naming the file. */
+  /**
+   * A read of the input: what the readers throw on malformed input becomes a data error naming the
+   * input (zarrow's own errors keep their kind and get the input as context).
+   */
   private <T> T read(Step<T> step) {
     try {
       return step.get();
     } catch (ZarrException e) {
-      throw e;
+      throw e.getMessage().contains(input.name) ? e : e.withContext(input.name);
     } catch (IOException | RuntimeException e) {
       throw new CodecException(input.name + ": not a readable Arrow " + describe() + ": " + Main.oneLine(String.valueOf(e.getMessage() == null ? e : e.getMessage())), e);
     }

@@ -166,6 +166,10 @@ class ExportCommandTest {
     assertEquals(3, r.exit(), r.toString());
     assertTrue(r.err().contains("nums/c/1"), r.err());
     assertFalse(Files.exists(out));
+    // All Arrow memory released: the CLI's allocator would report a leak as a suppressed exception.
+    Cli.Result verbose = Cli.run("--verbose", "export", store(), "nums", out);
+    assertEquals(3, verbose.exit(), verbose.toString());
+    assertFalse(verbose.err().contains("leaked") || verbose.err().contains("Suppressed"), verbose.toString());
     try (var files = Files.list(dir)) {
       assertEquals(List.of(), files.filter(p -> p.getFileName().toString().endsWith(".part")).toList());
     }

@@ -17,6 +17,7 @@ import dev.zarrow.table.TableChecks;
 import dev.zarrow.table.TableLayout;
 import dev.zarrow.table.TableWriter;
 import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.HandStreams;
 import dev.zarrow.testing.NodePeer;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
@@ -193,6 +194,44 @@ class ImportCommandTest {
     assertEquals(0, help.exit());
     assertTrue(help.out().contains("--arrow-only") && help.out().contains("--shard-rows"), help.out());
     assertTrue(Cli.run("--help").out().contains("import"));
+  }
+
+  /**
+   * Every way an import can fail releases all the Arrow memory it took: the CLI's allocator closes at
+   * zero, which it reports as a suppressed exception (printed by {@code --verbose}) when it does not.
+   * Streams that break after a first good batch (truncated, a batch that declares LZ4, a batch longer
+   * than its buffers), garbage, a truncated IPC file, a truncated JSON file, and the decimal widths Arrow Java cannot hold
+   * (refused as unsupported, exit 3, as IPC and as JSON).
+   */
+  @Test
+  void failedImportsReleaseAllArrowMemory(BufferAllocator allocator) throws Exception {
+    Path json = ProjectPaths.fixture("primitives");
+    Path stream = tmp.resolve("p.arrows");
+    Path file = tmp.resolve("p.arrow");
+    toIpc(json, stream, file, allocator);
+    byte[] bytes = Files.readAllBytes(stream);
+    Path gold = ArrowJsonFiles.goldenDir();
+    List<Path> inputs = List.of(
+        Files.write(tmp.resolve("truncated.arrows"), Arrays.copyOf(bytes, bytes.length - 100)),
+        Files.write(tmp.resolve("garbage.arrows"), new byte[] {-1, -1, -1, -1, 16, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}),
+        Files.write(tmp.resolve("lz4.arrows"), HandStreams.lz4MidStream(allocator)),
+        Files.write(tmp.resolve("overlong.arrows"), HandStreams.overlongMidStream(allocator)),
+        Files.write(tmp.resolve("truncated.arrow"), Arrays.copyOf(Files.readAllBytes(file), (int) Files.size(file) - 40)),
+        Files.write(tmp.resolve("truncated.json"), Arrays.copyOf(Files.readAllBytes(ProjectPaths.fixture("dictionary")),
+            (int) Files.size(ProjectPaths.fixture("dictionary")) * 2 / 3)),
+        gold.resolve("generated_decimal32.stream"),
+        gold.resolve("generated_decimal64.stream"),
+        ArrowJsonFiles.plain(gold.resolve("generated_decimal32.json.gz"), tmp),
+        ArrowJsonFiles.plain(gold.resolve("generated_decimal64.json.gz"), tmp));
+    for (Path bad : inputs) {
+      Cli.Result r = Cli.run("--verbose", "import", bad, tmp.resolve("store"), "t", "--chunk-rows", "2");
+      assertEquals(3, r.exit(), bad + ": " + r);
+      assertFalse(r.err().contains("leaked") || r.err().contains("Suppressed"), bad + ": all memory released: " + r);
+    }
+    for (Path decimal : inputs.subList(6, 10)) {
+      Cli.Result r = Cli.run("import", decimal, tmp.resolve("store"), "t");
+      assertTrue(r.err().contains("not supported") || r.err().contains("does not support"), "refused as unsupported: " + r);
+    }
   }
 
   /** An IPC stream written by apache-arrow (npm): 35 columns, two batches sharing a dictionary. */

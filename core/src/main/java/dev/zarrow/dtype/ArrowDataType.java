@@ -1,5 +1,7 @@
 package dev.zarrow.dtype;
 
+import dev.zarrow.vector.ValueEquals;
+import dev.zarrow.vector.Fields;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -29,7 +31,6 @@ import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.compare.Range;
-import org.apache.arrow.vector.compare.RangeEqualsVisitor;
 import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -323,7 +324,7 @@ public final class ArrowDataType implements DataType {
       return Gather.blank(memory, count, allocator);
     }
     byte[] value = scalarBytes(fill);
-    FieldVector out = memory.createVector(allocator);
+    FieldVector out = Fields.createVector(memory, allocator);
     try {
       if (out instanceof BaseVariableWidthViewVector views) {
         views.allocateNew();
@@ -389,7 +390,7 @@ public final class ArrowDataType implements DataType {
       }
       try (BufferAllocator temp = Buffers.temporaryAllocator(Buffers.allocatorOf(vector, "isAllFill"), "arrow isAllFill");
           FieldVector blank = Gather.blank(memory, 1, temp)) {
-        RangeEqualsVisitor equal = new RangeEqualsVisitor(vector, blank, (a, b) -> true);
+        ValueEquals equal = new ValueEquals(vector, blank, (a, b) -> true);
         Range one = new Range(0, 0, 1);
         for (int i = 0; i < count; i++) {
           if (!equal.rangeEquals(one.setLeftStart(i))) {

@@ -1,5 +1,7 @@
 package dev.zarrow.table;
 
+import dev.zarrow.vector.Fields;
+import dev.zarrow.vector.Move;
 import dev.zarrow.vector.Dictionaries;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,7 +56,7 @@ final class BatchEncoder {
    * as the children of the returned struct, in order, with their dictionaries; the caller closes it.
    */
   Dictionaries.Encoded encode(List<FieldVector> batch, int rows, BufferAllocator allocator) {
-    try (StructVector struct = (StructVector) Dictionaries.decodedField(stored).createVector(allocator)) {
+    try (StructVector struct = (StructVector) Fields.createVector(Dictionaries.decodedField(stored), allocator)) {
       List<FieldVector> children = struct.getChildrenFromFields();
       for (int i = 0; i < columns.length; i++) {
         Move.into(batch.get(columns[i]), children.get(i));

@@ -4,6 +4,7 @@ import dev.zarrow.error.MetadataException;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.vector.Dictionaries;
 import dev.zarrow.vector.Fields;
+import dev.zarrow.vector.Move;
 import dev.zarrow.dtype.ArrowDataType;
 import dev.zarrow.grid.Box;
 import java.util.Arrays;
@@ -103,7 +104,7 @@ record Column(ZarrArray array, Field field) {
       return flat;
     }
     try (flat) {
-      FixedSizeListVector rows = (FixedSizeListVector) memoryField().createVector(allocator);
+      FixedSizeListVector rows = (FixedSizeListVector) Fields.createVector(memoryField(), allocator);
       try {
         Move.into(flat, rows.getDataVector());
         // No null rows: a null count of 0 makes Arrow allocate an all-valid bitmap.

@@ -2,6 +2,7 @@ package dev.zarrow.table;
 
 import dev.zarrow.error.MetadataException;
 import dev.zarrow.vector.Dictionaries;
+import dev.zarrow.vector.Move;
 import dev.zarrow.internal.WorkSharing;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +10,7 @@ import java.util.concurrent.Executor;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import dev.zarrow.ipc.SchemaRootReader;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -22,10 +24,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * batches besides the current one), each batch's columns in parallel. The decoded vectors' buffers
  * move into the root without a copy. Dictionary-encoded fields are encoded per batch against the
  * stored field; the reader serves the batch's dictionaries ({@link #lookup}), so a dictionary may
- * change from batch to batch (Arrow Java's {@code ArrowStreamWriter} then writes the replacement
- * before the batch that needs it).
+ * change from batch to batch ({@link dev.zarrow.ipc.IpcStreamWriter} then writes the replacement
+ * before the batch that needs it, inner dictionaries first).
  */
-abstract class ColumnsReader extends ArrowReader {
+abstract class ColumnsReader extends SchemaRootReader {
   private final Schema schema;
   private final List<Column> columns;
   private final BatchEncoder encoder;

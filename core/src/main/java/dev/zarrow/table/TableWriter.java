@@ -14,6 +14,7 @@ import dev.zarrow.metadata.FieldJson;
 import dev.zarrow.vector.Fields;
 import dev.zarrow.dtype.DataType;
 import dev.zarrow.internal.WorkSharing;
+import dev.zarrow.ipc.SchemaRootReader;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -143,7 +144,10 @@ public final class TableWriter implements AutoCloseable {
   /**
    * The stored form of a schema in Arrow Java's memory form (dictionary-encoded fields as their
    * index type), as {@link ArrowReader#getVectorSchemaRoot()} gives it; {@code dictionaries} (for
-   * example the reader) knows every dictionary id. Metadata order follows {@code memory}.
+   * example the reader) knows every dictionary id. Metadata order follows {@code memory}. The names
+   * inside dictionary values come from the dictionaries' vectors, where Arrow Java names a list's
+   * child {@code $data$}: zarrow's readers ({@link SchemaRootReader#storedSchema}) know the stored
+   * schema exactly.
    */
   public static Schema storedSchema(Schema memory, DictionaryProvider dictionaries) {
     List<Field> fields = new ArrayList<>();
@@ -266,7 +270,7 @@ public final class TableWriter implements AutoCloseable {
    */
   public static ZarrGroup write(ZarrGroup group, ArrowReader source, TableOptions options, BufferAllocator allocator) {
     VectorSchemaRoot root = read(() -> source.getVectorSchemaRoot());
-    Schema schema = storedSchema(root.getSchema(), source);
+    Schema schema = source instanceof SchemaRootReader own ? read(own::storedSchema) : storedSchema(root.getSchema(), source);
     try (TableWriter writer = create(group, schema, options, allocator)) {
       while (read(source::loadNextBatch)) {
         writer.append(root, source);

@@ -22,7 +22,6 @@ import org.apache.arrow.vector.BaseVariableWidthViewVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.compare.Range;
-import org.apache.arrow.vector.compare.RangeEqualsVisitor;
 import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
@@ -184,7 +183,7 @@ public final class Dictionaries {
   public static FieldVector decode(
       FieldVector indexed, Field stored, Map<Long, FieldVector> dictionaries, BufferAllocator allocator) {
     Field decoded = decodedField(stored);
-    FieldVector out = decoded.createVector(allocator);
+    FieldVector out = Fields.createVector(decoded, allocator);
     Map<Long, FieldVector> memo = new HashMap<>();
     try {
       Map<Long, Field> values = valueFields(stored);
@@ -212,7 +211,7 @@ public final class Dictionaries {
         throw new CorruptChunkException("no dictionary with id " + id);
       }
       Field decoded = decodedField(value);
-      FieldVector out = decoded.createVector(allocator);
+      FieldVector out = Fields.createVector(decoded, allocator);
       try {
         decodeInto(out, decoded, source, value, this);
       } catch (RuntimeException e) {
@@ -316,13 +315,13 @@ public final class Dictionaries {
         findUses(dictionary, value, uses, encodings);
       }
       Field indexed = indexedField(stored);
-      vector = indexed.createVector(allocator);
+      vector = Fields.createVector(indexed, allocator);
       encodeInto(vector, decoded, stored, indexes, allocator);
       List<Long> writeOrder = new ArrayList<>(order);
       Collections.reverse(writeOrder);
       for (long id : writeOrder) {
         Field value = values.get(id);
-        FieldVector out = indexedField(value).createVector(allocator);
+        FieldVector out = Fields.createVector(indexedField(value), allocator);
         dictionaries.put(id, out);
         encodeInto(out, built.get(id), value, indexes, allocator);
       }
@@ -421,7 +420,7 @@ public final class Dictionaries {
         return false;
       }
       // Levels sharing an id may differ in names and metadata; their types are known equal.
-      return new RangeEqualsVisitor(vector, e.vector, (a, b) -> true).rangeEquals(new Range(index, e.index, 1));
+      return new ValueEquals(vector, e.vector, (a, b) -> true).rangeEquals(new Range(index, e.index, 1));
     }
   }
 

@@ -77,7 +77,7 @@ public final class Gather {
    * order. Sources are borrowed; their types must be the field's (names may differ).
    */
   public static FieldVector gather(Field field, List<Run> runs, BufferAllocator allocator) {
-    FieldVector out = field.createVector(allocator);
+    FieldVector out = Fields.createVector(field, allocator);
     try {
       fill(out, field, coalesce(runs), allocator);
       return out;

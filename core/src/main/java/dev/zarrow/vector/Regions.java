@@ -110,7 +110,7 @@ public final class Regions {
   /** The elements of {@code region} of {@code src} (of {@code shape} and {@code field}), in a new vector the caller owns. */
   public static FieldVector extract(FieldVector src, Field field, long[] shape, Box region, BufferAllocator allocator) {
     int count = Math.toIntExact(region.size());
-    FieldVector out = field.createVector(allocator);
+    FieldVector out = Fields.createVector(field, allocator);
     try {
       int width = flatWidth(src);
       if (width > 0 && src.getNullCount() == 0 && (!(src instanceof FixedSizeListVector l) || l.getDataVector().getNullCount() == 0)) {
@@ -208,7 +208,7 @@ public final class Regions {
    */
   public static FieldVector assemble(Field field, long[] shape, List<Piece> pieces, BufferAllocator allocator) {
     int count = Math.toIntExact(Box.of(shape).size());
-    FieldVector out = field.createVector(allocator);
+    FieldVector out = Fields.createVector(field, allocator);
     try {
       boolean flat = !pieces.isEmpty();
       for (Piece p : pieces) {

@@ -4,24 +4,23 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.zarrow.ZarrGroup;
+import dev.zarrow.ipc.IpcReader;
+import dev.zarrow.ipc.IpcStreamWriter;
 import dev.zarrow.store.MemoryStore;
 import dev.zarrow.testing.AllocatorExtension;
 import dev.zarrow.testing.NodePeer;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.ipc.ArrowStreamReader;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Cross-implementation: an IPC stream written by apache-arrow (npm) goes into a group table and out
- * through {@link TableReader}, and apache-arrow reads the export back equal to what it wrote: the
+ * Cross-implementation: an IPC stream written by apache-arrow (npm) goes through {@link IpcReader} into
+ * a group table and out through {@link TableReader} and {@link IpcStreamWriter}, and apache-arrow reads
+ * the export back equal to what it wrote: the
  * schema (names, types, nullability, field and schema metadata, the dictionary) and every value.
  */
 @ExtendWith(AllocatorExtension.class)
@@ -36,14 +35,14 @@ class ArrowJsExportTest {
     for (int[] sizes : new int[][] {{5, 0}, {4, 3}, {64, 0}}) {
       MemoryStore store = new MemoryStore();
       ZarrGroup group;
-      try (InputStream in = Files.newInputStream(written); ArrowStreamReader reader = new ArrowStreamReader(in, allocator)) {
+      try (IpcReader reader = IpcReader.open(written, allocator)) {
         group = TableWriter.write(dev.zarrow.Zarr.createGroup(store, "js"), reader,
             TableOptions.defaults().withChunkRows(sizes[0]).withNativeTypes(sizes[1] != 3));
       }
       Path exported = tmp.resolve("back-" + sizes[0] + "-" + sizes[1] + ".arrows");
       try (ArrowReader reader = TableReader.of(group, allocator, null, sizes[1]);
-          OutputStream out = Files.newOutputStream(exported);
-          ArrowStreamWriter writer = new ArrowStreamWriter(reader.getVectorSchemaRoot(), reader, out)) {
+          IpcStreamWriter writer = new IpcStreamWriter(reader, Files.newByteChannel(exported,
+              java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE))) {
         writer.start();
         while (reader.loadNextBatch()) {
           writer.writeBatch();

@@ -19,7 +19,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.compare.Range;
-import org.apache.arrow.vector.compare.RangeEqualsVisitor;
+import dev.zarrow.vector.ValueEquals;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -85,7 +85,7 @@ public final class TableChecks {
     assertTrue(Fields.sameLayout(Dictionaries.decodedField(want.getField()), got.getField()),
         context + ": type " + got.getField() + " for " + want.getField());
     for (int i = 0; i < want.getValueCount(); i++) {
-      if (!new RangeEqualsVisitor(want, got, (a, b) -> true).rangeEquals(new Range(i, i, 1))) {
+      if (!new ValueEquals(want, got, (a, b) -> true).rangeEquals(new Range(i, i, 1))) {
         throw new AssertionError(context + ": element " + i + " expected " + want.getObject(i) + ", got " + got.getObject(i));
       }
     }

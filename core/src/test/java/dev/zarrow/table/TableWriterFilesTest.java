@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrGroup;
+import dev.zarrow.ipc.IpcReader;
 import dev.zarrow.testing.ArrowJsonFiles;
+import dev.zarrow.testing.GoldStreams;
 import dev.zarrow.metadata.FieldJson;
 import dev.zarrow.store.FileSystemStore;
 import java.io.FileInputStream;
@@ -18,6 +20,7 @@ import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.ipc.JsonFileReader;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -63,10 +66,11 @@ class TableWriterFilesTest {
       List<List<FieldVector>> expected = new ArrayList<>();
       try (FileSystemStore store = FileSystemStore.open(dir);
           JsonFileReader reader = new JsonFileReader(file.toFile(), allocator)) {
-        reader.start();
+        Schema memory = reader.start();
         ZarrGroup group = Zarr.createGroup(store, "table");
         try (TableWriter writer = TableWriter.create(group, schema, options, allocator)) {
-          for (VectorSchemaRoot next = reader.read(); next != null; next = reader.read()) {
+          for (VectorSchemaRoot next = ArrowJsonFiles.nextBatch(reader, memory, allocator); next != null;
+              next = ArrowJsonFiles.nextBatch(reader, memory, allocator)) {
             try (VectorSchemaRoot b = next) {
               writer.append(b, reader);
               expected.add(TableChecks.decodedColumns(b, schema, reader, allocator));
@@ -84,7 +88,11 @@ class TableWriterFilesTest {
     }
   }
 
-  /** Through {@link ZarrGroup#writeTable(org.apache.arrow.vector.ipc.ArrowReader, TableOptions)}. */
+  /**
+   * Through {@link TableWriter#write(ZarrGroup, org.apache.arrow.vector.ipc.ArrowReader, TableOptions)}
+   * from zarrow's {@link IpcReader}, against what Arrow Java's reader reads (zarrow's for the cases
+   * Arrow Java's readers lose children of, {@link GoldStreams#REPEATED_NAMES}).
+   */
   private void fromStream(String name, BufferAllocator allocator) throws Exception {
     Path stream = ArrowJsonFiles.goldenDir().resolve("generated_" + name + ".stream");
     for (TableOptions options : List.of(SMALL, SHARDED)) {
@@ -93,12 +101,15 @@ class TableWriterFilesTest {
       try (FileSystemStore store = FileSystemStore.open(dir)) {
         ZarrGroup group;
         Schema schema;
-        try (ArrowStreamReader reader = new ArrowStreamReader(new FileInputStream(stream.toFile()), allocator)) {
+        try (IpcReader reader = IpcReader.open(stream, allocator)) {
           group = TableWriter.write(Zarr.createGroup(store, ""), reader, options, allocator);
           assertEquals(0, reader.loadNextBatch() ? 1 : 0, "the source was read to its end");
+          // The schema message as Arrow Java converts it (its readers' own schema would name the
+          // children of lists inside dictionaries $data$).
+          schema = reader.storedSchema();
         }
-        try (ArrowStreamReader again = new ArrowStreamReader(new FileInputStream(stream.toFile()), allocator)) {
-          schema = TableWriter.storedSchema(again.getVectorSchemaRoot().getSchema(), again);
+        try (ArrowReader again = GoldStreams.REPEATED_NAMES.contains(name) ? IpcReader.open(stream, allocator)
+            : new ArrowStreamReader(new FileInputStream(stream.toFile()), allocator)) {
           while (again.loadNextBatch()) {
             expected.add(TableChecks.decodedColumns(again.getVectorSchemaRoot(), schema, again, allocator));
           }

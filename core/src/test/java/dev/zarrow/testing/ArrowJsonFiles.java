@@ -21,7 +21,12 @@ import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import dev.zarrow.vector.Fields;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.ipc.JsonFileReader;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.util.DictionaryUtility;
 import org.junit.jupiter.api.Assumptions;
@@ -129,6 +134,30 @@ public final class ArrowJsonFiles {
       body.run(allocator);
       assertEquals(0, allocator.getAllocatedMemory(), "memory left allocated");
     }
+  }
+
+  /**
+   * The next batch of {@code reader} (started; {@code memory} is what {@code start()} returned) in a
+   * new root of zarrow's vectors, which keep struct children that repeat a name (the root Arrow
+   * Java's {@code read()} makes loses them); null after the last batch. The caller closes the root.
+   */
+  public static VectorSchemaRoot nextBatch(JsonFileReader reader, Schema memory, BufferAllocator allocator)
+      throws IOException {
+    List<FieldVector> vectors = new ArrayList<>();
+    for (Field field : memory.getFields()) {
+      vectors.add(Fields.createVector(field, allocator));
+    }
+    VectorSchemaRoot root = new VectorSchemaRoot(memory, vectors, 0);
+    try {
+      if (reader.read(root)) {
+        return root;
+      }
+    } catch (IOException | RuntimeException e) {
+      root.close();
+      throw e;
+    }
+    root.close();
+    return null;
   }
 
   /** Arrow Java's JsonFileReader hands out fields in memory form (dictionary index types). */

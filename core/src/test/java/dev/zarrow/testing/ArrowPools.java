@@ -16,7 +16,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.compare.Range;
-import org.apache.arrow.vector.compare.RangeEqualsVisitor;
+import dev.zarrow.vector.ValueEquals;
 import org.apache.arrow.vector.ipc.JsonFileReader;
 import org.apache.arrow.vector.types.pojo.Field;
 
@@ -41,8 +41,9 @@ public final class ArrowPools {
     JsonNode fields = ArrowJsonFiles.read(file).get("schema").get("fields");
     List<Pool> out = new ArrayList<>();
     try (JsonFileReader reader = new JsonFileReader(plain.toFile(), allocator)) {
-      reader.start();
-      for (VectorSchemaRoot next = reader.read(); next != null; next = reader.read()) {
+      org.apache.arrow.vector.types.pojo.Schema memory = reader.start();
+      for (VectorSchemaRoot next = ArrowJsonFiles.nextBatch(reader, memory, allocator); next != null;
+          next = ArrowJsonFiles.nextBatch(reader, memory, allocator)) {
         try (VectorSchemaRoot batch = next) {
           if (batch.getRowCount() == 0 || !out.isEmpty()) {
             continue;
@@ -73,6 +74,6 @@ public final class ArrowPools {
 
   /** Element {@code i} of {@code a} equals element {@code j} of {@code b} (field names aside). */
   public static boolean same(FieldVector a, int i, FieldVector b, int j) {
-    return new RangeEqualsVisitor(a, b, (x, y) -> true).rangeEquals(new Range(i, j, 1));
+    return new ValueEquals(a, b, (x, y) -> true).rangeEquals(new Range(i, j, 1));
   }
 }

@@ -133,6 +133,14 @@ public final class NodePeer {
     return run("arrow-write.mjs", out.toAbsolutePath().toString());
   }
 
+  /**
+   * {@code arrow-write-case.mjs CASE FORMAT OUT}: writes one focused table ({@code unions}, {@code
+   * dictionaries}) with apache-arrow as an IPC {@code stream} or {@code file}; returns its JSON form.
+   */
+  public static JsonNode arrowWriteCase(String name, String format, Path out) {
+    return run("arrow-write-case.mjs", name, format, out.toAbsolutePath().toString());
+  }
+
   /** {@code arrow-read.mjs FILE}: reads an IPC stream or file with apache-arrow; returns its JSON form. */
   public static JsonNode arrowRead(Path file) {
     return run("arrow-read.mjs", file.toAbsolutePath().toString());

@@ -1,6 +1,7 @@
 package dev.zarrow.testing;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.zarrow.ipc.SchemaRootReader;
 import dev.zarrow.metadata.FieldJson;
 import dev.zarrow.vector.JsonValueWriter;
 import dev.zarrow.metadata.Json;
@@ -23,8 +24,14 @@ import org.apache.arrow.vector.util.DictionaryUtility;
  */
 public record StreamSnapshot(String schema, List<String> columns, long rows) {
 
-  /** The stored form of a reader's schema: what Arrow Java's writer writes for it. */
+  /**
+   * The stored form of a reader's schema: zarrow's readers know it exactly; for others, what Arrow
+   * Java's writer writes for it.
+   */
   public static Schema storedSchema(ArrowReader reader) throws Exception {
+    if (reader instanceof SchemaRootReader own) {
+      return own.storedSchema();
+    }
     Set<Long> ids = new HashSet<>();
     List<Field> fields = new ArrayList<>();
     for (Field f : reader.getVectorSchemaRoot().getSchema().getFields()) {

@@ -21,7 +21,7 @@ import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VariableWidthFieldVector;
 import org.apache.arrow.vector.compare.Range;
-import org.apache.arrow.vector.compare.RangeEqualsVisitor;
+import dev.zarrow.vector.ValueEquals;
 
 /** Vectors for tests: random ones of a data type, ones from element bytes, and exact comparison. */
 public final class Vectors {
@@ -180,7 +180,7 @@ public final class Vectors {
   public static void assertSameValues(FieldVector expected, FieldVector actual, String what) {
     assertEquals(expected.getField().getType(), actual.getField().getType(), what + ": Arrow type");
     assertEquals(expected.getValueCount(), actual.getValueCount(), what + ": element count");
-    RangeEqualsVisitor visitor = new RangeEqualsVisitor(expected, actual, (a, b) -> true);
+    ValueEquals visitor = new ValueEquals(expected, actual, (a, b) -> true);
     if (visitor.rangeEquals(new Range(0, 0, expected.getValueCount()))) {
       return;
     }

@@ -5,6 +5,8 @@ import dev.zarrow.error.CodecException;
 import dev.zarrow.error.CorruptChunkException;
 import dev.zarrow.error.MetadataException;
 import dev.zarrow.error.UnsupportedExtensionException;
+import dev.zarrow.ipc.BatchLoader;
+import dev.zarrow.ipc.IpcMessages;
 import dev.zarrow.memory.Buffers;
 import dev.zarrow.vector.Dictionaries;
 import dev.zarrow.vector.Fields;
@@ -28,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.arrow.flatbuf.DictionaryBatch;
 import org.apache.arrow.flatbuf.MessageHeader;
-import org.apache.arrow.flatbuf.MetadataVersion;
 import org.apache.arrow.flatbuf.RecordBatch;
 import org.apache.arrow.flatbuf.Schema;
 import org.apache.arrow.memory.ArrowBuf;
@@ -73,7 +74,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * continuation marker; a missing end-of-stream marker. Delta dictionaries are refused. Bodies are
  * not copied: vectors point into the chunk's memory when that is the caller's own (a writable
  * direct buffer), which they keep alive until closed. Everything read is checked before use (see
- * {@link IpcMessages}, {@link StreamSchema}, {@link BatchLoader}, {@link VectorChecks}): bad input
+ * {@link IpcMessages}, {@link StreamSchema}, {@link BatchLoader}): bad input
  * is a {@link CorruptChunkException}, or an {@link UnsupportedExtensionException} for valid Arrow
  * that zarrow does not read.
  */
@@ -266,7 +267,7 @@ public final class ArrowIpcCodec implements ArrayToBytesCodec {
     } catch (RuntimeException e) {
       throw IpcMessages.corrupt(first.at(), "unreadable schema");
     }
-    Map<Long, Long> ids = StreamSchema.check(schema, target.stored, first.at(), first.version() == MetadataVersion.V4);
+    Map<Long, Long> ids = StreamSchema.check(schema, target.stored, first.at(), first.v4());
     Map<Long, Field> values = Dictionaries.valueFields(target.stored);
     Field indexed = Dictionaries.indexedField(target.stored);
     Map<Long, FieldVector> dictionaries = new HashMap<>();
@@ -278,7 +279,7 @@ public final class ArrowIpcCodec implements ArrayToBytesCodec {
         if (m.headerType() == MessageHeader.DictionaryBatch) {
           dictionary(m, ids, values, loader, dictionaries);
         } else if (m.headerType() == MessageHeader.RecordBatch) {
-          RecordBatch batch = header(m, new RecordBatch());
+          RecordBatch batch = m.header(new RecordBatch());
           try (FieldVector column = loader.load(batch, m.bodyStart(), m.bodyLength(), indexed, m.at(), "record batch")) {
             rows += column.getValueCount();
             if (rows > expected) {
@@ -310,25 +311,10 @@ public final class ArrowIpcCodec implements ArrayToBytesCodec {
     }
   }
 
-  private static <T extends com.google.flatbuffers.Table> T header(IpcMessages.Msg m, T table) {
-    try {
-      @SuppressWarnings("unchecked")
-      T t = (T) m.message().header(table);
-      if (t == null) {
-        throw IpcMessages.corrupt(m.at(), m.kind() + " message without a header");
-      }
-      return t;
-    } catch (CorruptChunkException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw IpcMessages.corrupt(m.at(), "unreadable " + m.kind() + " header");
-    }
-  }
-
   private static void dictionary(
       IpcMessages.Msg m, Map<Long, Long> ids, Map<Long, Field> values, BatchLoader loader,
       Map<Long, FieldVector> dictionaries) {
-    DictionaryBatch batch = header(m, new DictionaryBatch());
+    DictionaryBatch batch = m.header(new DictionaryBatch());
     long streamId;
     boolean delta;
     RecordBatch data;

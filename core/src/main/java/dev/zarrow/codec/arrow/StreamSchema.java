@@ -2,6 +2,7 @@ package dev.zarrow.codec.arrow;
 
 import dev.zarrow.error.CorruptChunkException;
 import dev.zarrow.error.UnsupportedExtensionException;
+import dev.zarrow.ipc.IpcMessages;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.arrow.flatbuf.DictionaryEncoding;
@@ -24,7 +25,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 final class StreamSchema {
   private StreamSchema() {}
 
-  static Map<Long, Long> check(Schema schema, Field expected, int at, boolean v4) {
+  static Map<Long, Long> check(Schema schema, Field expected, long at, boolean v4) {
     Map<Long, Long> ids = new HashMap<>();
     Map<Long, Long> back = new HashMap<>();
     try {
@@ -50,7 +51,7 @@ final class StreamSchema {
 
   private static void compare(
       org.apache.arrow.flatbuf.Field actual, Field expected, String path, Map<Long, Long> ids, Map<Long, Long> back,
-      int at, boolean v4) {
+      long at, boolean v4) {
     if (actual == null) {
       throw IpcMessages.corrupt(at, path + ": missing field");
     }

@@ -1,5 +1,6 @@
 package dev.zarrow.codec.core;
 
+import dev.zarrow.vector.Fields;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -124,7 +125,7 @@ public final class TransposeCodec implements ArrayToArrayCodec {
       width = 0;
     }
     boolean flat = width > 0;
-    FieldVector out = src.getField().createVector(allocator);
+    FieldVector out = Fields.createVector(src.getField(), allocator);
     try {
       if (flat) {
         Regions.allocateFlat(out, count);

@@ -11,6 +11,7 @@ import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.testing.ArrowJsonFiles;
 import dev.zarrow.vector.Dictionaries;
+import dev.zarrow.vector.ValueEquals;
 import dev.zarrow.metadata.FieldJson;
 import dev.zarrow.NdVector;
 import dev.zarrow.dtype.ArrowDataType;
@@ -30,7 +31,6 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.compare.Range;
-import org.apache.arrow.vector.compare.RangeEqualsVisitor;
 import org.apache.arrow.vector.ipc.JsonFileReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.junit.jupiter.api.DynamicTest;
@@ -80,8 +80,9 @@ class ArrowRoundTripTest {
       JsonNode fieldsJson = ArrowJsonFiles.read(file).get("schema").get("fields");
       List<VectorSchemaRoot> batches = new ArrayList<>();
       try (JsonFileReader reader = new JsonFileReader(plain.toFile(), allocator)) {
-        reader.start();
-        for (VectorSchemaRoot b = reader.read(); b != null; b = reader.read()) {
+        org.apache.arrow.vector.types.pojo.Schema memory = reader.start();
+        for (VectorSchemaRoot b = ArrowJsonFiles.nextBatch(reader, memory, allocator); b != null;
+            b = ArrowJsonFiles.nextBatch(reader, memory, allocator)) {
           batches.add(b);
         }
         for (int c = 0; c < fieldsJson.size(); c++) {
@@ -167,13 +168,13 @@ class ArrowRoundTripTest {
     assertTrue(dev.zarrow.vector.Fields.sameLayout(Dictionaries.decodedField(expected.getField()), actual.getField()),
         context + ": type " + actual.getField().getType());
     boolean equal = expected.getValueCount() == 0
-        || new RangeEqualsVisitor(expected, actual, (a, b) -> true)
+        || new ValueEquals(expected, actual, (a, b) -> true)
             .rangeEquals(new Range(0, 0, expected.getValueCount()));
     if (!equal) {
       // Run-end encoded vectors compare by runs; equal values may be split into other runs.
       StringBuilder diff = new StringBuilder();
       for (int i = 0; i < expected.getValueCount() && diff.length() < 2000; i++) {
-        if (!new RangeEqualsVisitor(expected, actual, (a, b) -> true).rangeEquals(new Range(i, i, 1))) {
+        if (!new ValueEquals(expected, actual, (a, b) -> true).rangeEquals(new Range(i, i, 1))) {
           diff.append("\n  [").append(i).append("] expected ").append(expected.getObject(i))
               .append(", got ").append(actual.getObject(i));
         }

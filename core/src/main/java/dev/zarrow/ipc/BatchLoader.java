@@ -1,8 +1,11 @@
-package dev.zarrow.codec.arrow;
+package dev.zarrow.ipc;
 
 import com.github.luben.zstd.Zstd;
 import dev.zarrow.error.CorruptChunkException;
 import dev.zarrow.error.UnsupportedExtensionException;
+import dev.zarrow.vector.Fields;
+import dev.zarrow.vector.Gather;
+import dev.zarrow.vector.Move;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,52 +20,73 @@ import org.apache.arrow.flatbuf.RecordBatch;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BufferLayout;
-import org.apache.arrow.vector.TypeLayout;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.TypeLayout;
+import org.apache.arrow.vector.complex.UnionVector;
 import org.apache.arrow.vector.compression.NoCompressionCodec;
 import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.types.UnionMode;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * Loads the record batches of one IPC stream, held whole in Arrow memory, into vectors without
- * copying their bodies: the body is a slice of the stream's memory, handed to {@link
+ * Loads record batches of an IPC stream held in Arrow memory into vectors without copying their
+ * bodies: the body is a slice of the stream's memory, handed to {@link
  * MessageSerializer#deserializeRecordBatch(RecordBatch, ArrowBuf)}, whose buffers go to the
  * vectors' {@code loadFieldBuffers} as {@code VectorLoader} would hand them, so the loaded vectors
  * point into the stream (and keep it alive until they are closed).
  *
- * <p>Before anything is loaded, the batch's layout is checked against the field: node and buffer
+ * <p>Before anything is loaded, the batch's layout is checked against the fields: node and buffer
  * counts, node lengths and null counts, every buffer inside the body, and the memory that loading
- * will allocate (Arrow Java materializes absent validity bitmaps, decompression makes new buffers)
- * against a budget. ZSTD-compressed bodies are decompressed with zstd-jni; LZ4 is refused.
+ * will allocate (Arrow Java materializes absent validity bitmaps, decompression makes new buffers,
+ * short sparse union members are lengthened) against a budget. After loading, {@link VectorChecks}
+ * checks every offset, size, type id and run end. ZSTD-compressed bodies are decompressed with
+ * zstd-jni; LZ4 is refused.
+ *
+ * <p>apache-arrow (JS) ends a sparse union's member where its last selected element is, so members
+ * may be shorter than the union (Arrow Java's own loader fails on them); they are lengthened with
+ * blank elements, as every reader of a vector expects.
  */
-final class BatchLoader {
+public final class BatchLoader {
   private final ArrowBuf stream;
   private final BufferAllocator allocator;
   private final long budget;
+  private long spent;
 
   /**
-   * @param stream the whole stream (borrowed)
+   * @param stream the memory the bodies lie in (borrowed)
    * @param budget the most bytes loading may allocate over all batches
    */
-  BatchLoader(ArrowBuf stream, BufferAllocator allocator, long budget) {
+  public BatchLoader(ArrowBuf stream, BufferAllocator allocator, long budget) {
     this.stream = stream;
     this.allocator = allocator;
     this.budget = budget;
   }
 
-  private long spent;
+  /**
+   * The one-column batch {@code batch} (body at {@code bodyStart}, {@code bodyLength} bytes of the
+   * stream; message at byte {@code at}) loaded and checked as a vector of {@code field} (indexed
+   * form), owned by the caller.
+   */
+  public FieldVector load(RecordBatch batch, long bodyStart, long bodyLength, Field field, long at, String what) {
+    return loadColumns(batch, bodyStart, bodyLength, List.of(field), at, what).get(0);
+  }
 
   /**
-   * The batch {@code batch} (body at {@code bodyStart}, {@code bodyLength} bytes) loaded and
-   * checked as a vector of {@code field} (indexed form), owned by the caller.
+   * The record batch {@code batch} loaded and checked as one vector per field of {@code fields}
+   * (indexed form: a schema's columns), owned by the caller.
    */
-  FieldVector load(RecordBatch batch, int bodyStart, int bodyLength, Field field, int at, String what) {
-    List<Field> fields = new ArrayList<>();
-    preorder(field, fields);
-    boolean compressed = layout(batch, bodyStart, bodyLength, fields, at, what);
+  public List<FieldVector> loadColumns(
+      RecordBatch batch, long bodyStart, long bodyLength, List<Field> fields, long at, String what) {
+    List<Field> preorder = new ArrayList<>();
+    List<Integer> tops = new ArrayList<>();
+    for (Field field : fields) {
+      tops.add(preorder.size());
+      preorder(field, preorder);
+    }
+    boolean compressed = layout(batch, bodyStart, bodyLength, preorder, tops, at, what);
     ArrowBuf body = stream.slice(bodyStart, bodyLength);
     body.getReferenceManager().retain(); // deserializeRecordBatch releases the body once
     ArrowRecordBatch loaded;
@@ -75,22 +99,90 @@ final class BatchLoader {
     if (compressed) {
       loaded = decompress(loaded, at, what);
     }
-    FieldVector vector = field.createVector(allocator);
+    List<FieldVector> vectors = new ArrayList<>();
     try {
       try (ArrowRecordBatch b = loaded) {
         Iterator<ArrowBuf> buffers = b.getBuffers().iterator();
         Iterator<ArrowFieldNode> nodes = b.getNodes().iterator();
         Iterator<Long> variadic = b.getVariadicBufferCounts() == null ? Collections.emptyIterator()
             : b.getVariadicBufferCounts().iterator();
-        loadInto(vector, field, nodes, buffers, variadic);
+        for (Field field : fields) {
+          FieldVector vector = Fields.createVector(field, allocator);
+          vectors.add(vector);
+          loadInto(vector, field, nodes, buffers, variadic);
+        }
       } catch (IllegalArgumentException | IllegalStateException | UnsupportedOperationException e) {
         throw IpcMessages.corrupt(at, what + ": " + e.getMessage());
       }
-      VectorChecks.check(vector, field, what + " at byte " + at);
-      return vector;
+      for (int i = 0; i < fields.size(); i++) {
+        String path = what + " at byte " + at + (fields.size() == 1 ? "" : ", column " + i);
+        VectorChecks.check(vectors.get(i), fields.get(i), path);
+        lengthenUnionMembers(vectors.get(i), fields.get(i), at, what);
+      }
+      return vectors;
     } catch (RuntimeException e) {
-      vector.close();
+      vectors.forEach(FieldVector::close);
       throw e;
+    }
+  }
+
+  /**
+   * Lengthens, with blank elements, every sparse union member in {@code v} (checked) that is shorter
+   * than its union, innermost first.
+   */
+  private void lengthenUnionMembers(FieldVector v, Field field, long at, String what) {
+    List<FieldVector> children = v.getChildrenFromFields();
+    for (int i = 0; i < children.size(); i++) {
+      lengthenUnionMembers(children.get(i), field.getChildren().get(i), at, what);
+    }
+    if (!(v instanceof UnionVector)) {
+      return;
+    }
+    int n = v.getValueCount();
+    for (int i = 0; i < children.size(); i++) {
+      FieldVector member = children.get(i);
+      int have = member.getValueCount();
+      if (have >= n) {
+        continue;
+      }
+      Field memberField = field.getChildren().get(i);
+      spend(times(n - have, blankBytes(memberField)), at, what);
+      try (FieldVector longer = Gather.gather(memberField,
+          List.of(new Gather.Run(member, 0, have), Gather.Run.blank(n - have)), allocator)) {
+        Move.into(longer, member);
+      }
+    }
+  }
+
+  /** An upper bound of the bytes one blank element of {@code field} takes in its buffers. */
+  private static long blankBytes(Field field) {
+    ArrowType type = field.getType();
+    long bytes = 0;
+    for (BufferLayout layout : TypeLayout.getTypeLayout(type).getBufferLayouts()) {
+      bytes += Math.max(1, layout.getTypeBitWidth() / 8);
+    }
+    long children = 0;
+    for (Field child : field.getChildren()) {
+      children += blankBytes(child);
+    }
+    if (type instanceof ArrowType.FixedSizeList list) {
+      return Math.min(Long.MAX_VALUE / 2, bytes + times(list.getListSize(), children));
+    }
+    boolean hasOwnElements = type instanceof ArrowType.Struct
+        || type instanceof ArrowType.Union u && u.getMode() == UnionMode.Sparse;
+    return Math.min(Long.MAX_VALUE / 2, bytes + (hasOwnElements ? children : 0));
+  }
+
+  /** {@code a * b} for non-negative factors, at most {@code Long.MAX_VALUE / 2} (a budget check, not arithmetic). */
+  private static long times(long a, long b) {
+    return b != 0 && a > Long.MAX_VALUE / 2 / b ? Long.MAX_VALUE / 2 : a * b;
+  }
+
+  private void spend(long bytes, long at, String what) {
+    spent = Math.min(Long.MAX_VALUE / 2, spent + bytes);
+    if (spent > budget) {
+      throw IpcMessages.corrupt(at, what + " would make Arrow allocate " + spent
+          + " bytes in all, more than the limit of " + budget);
     }
   }
 
@@ -134,8 +226,12 @@ final class BatchLoader {
     return !types.isEmpty() && types.get(0) == BufferLayout.BufferType.VALIDITY;
   }
 
-  /** Checks the batch against the fields; returns whether its body is compressed. */
-  private boolean layout(RecordBatch batch, int bodyStart, int bodyLength, List<Field> fields, int at, String what) {
+  /**
+   * Checks the batch against the fields (preorder; {@code tops} the positions of the columns); returns
+   * whether its body is compressed.
+   */
+  private boolean layout(
+      RecordBatch batch, long bodyStart, long bodyLength, List<Field> fields, List<Integer> tops, long at, String what) {
     try {
       long rows = batch.length();
       if (rows < 0 || rows > Integer.MAX_VALUE) {
@@ -152,13 +248,19 @@ final class BatchLoader {
         batch.nodes(node, i);
         lengths[i] = node.length();
         nulls[i] = node.nullCount();
-        if (lengths[i] < 0 || lengths[i] > Integer.MAX_VALUE || nulls[i] < 0 || nulls[i] > lengths[i]) {
+        // Nulls of the null type are all its elements: apache-arrow writes -1 there.
+        boolean counted = !(fields.get(i).getType() instanceof ArrowType.Null);
+        if (lengths[i] < 0 || lengths[i] > Integer.MAX_VALUE || counted && (nulls[i] < 0 || nulls[i] > lengths[i])) {
           throw IpcMessages.corrupt(at, what + ": field node " + i + " has length " + lengths[i] + " and "
               + nulls[i] + " nulls");
         }
       }
-      if (lengths[0] != rows) {
-        throw IpcMessages.corrupt(at, what + " has " + rows + " rows but its column " + lengths[0]);
+      for (int k = 0; k < tops.size(); k++) {
+        long length = lengths[tops.get(k)];
+        if (length != rows) {
+          throw IpcMessages.corrupt(at, what + " has " + rows + " rows but " + (tops.size() == 1 ? "its column "
+              : "its column " + k + " has ") + length);
+        }
       }
       int buffers = batch.buffersLength();
       int views = 0;
@@ -233,11 +335,7 @@ final class BatchLoader {
           decompressed += Math.max(plain, 0);
         }
       }
-      spent += bitmaps + decompressed;
-      if (spent > budget) {
-        throw IpcMessages.corrupt(at, what + " would make Arrow allocate " + spent
-            + " bytes in all, more than the limit of " + budget + " (CodecOptions.maxChunkBytes)");
-      }
+      spend(bitmaps + decompressed, at, what);
       return compressed;
     } catch (CorruptChunkException | UnsupportedExtensionException e) {
       throw e;
@@ -246,7 +344,7 @@ final class BatchLoader {
     }
   }
 
-  private static boolean compression(BodyCompression compression, int at, String what) {
+  private static boolean compression(BodyCompression compression, long at, String what) {
     if (compression == null) {
       return false;
     }
@@ -265,7 +363,7 @@ final class BatchLoader {
   }
 
   /** The batch with every compressed buffer decompressed (ZSTD); closes {@code batch}. */
-  private ArrowRecordBatch decompress(ArrowRecordBatch batch, int at, String what) {
+  private ArrowRecordBatch decompress(ArrowRecordBatch batch, long at, String what) {
     List<ArrowBuf> plain = new ArrayList<>();
     try (batch) {
       for (ArrowBuf buf : batch.getBuffers()) {

@@ -1,4 +1,4 @@
-package dev.zarrow.table;
+package dev.zarrow.vector;
 
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;
@@ -9,14 +9,14 @@ import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
  * own {@code VectorLoader} loads a batch. Unlike {@code makeTransferPair}, it pairs children by
  * position, so structs whose children repeat a name move whole.
  */
-final class Move {
+public final class Move {
   private Move() {}
 
   /**
    * Makes {@code to} (and its children) hold {@code from}'s buffers, releasing what {@code to}
    * held. Both then reference the memory; closing {@code from} leaves {@code to} its only owner.
    */
-  static void into(FieldVector from, FieldVector to) {
+  public static void into(FieldVector from, FieldVector to) {
     to.loadFieldBuffers(new ArrowFieldNode(from.getValueCount(), from.getNullCount()), from.getFieldBuffers());
     List<FieldVector> sources = from.getChildrenFromFields();
     List<FieldVector> targets = to.getChildrenFromFields();

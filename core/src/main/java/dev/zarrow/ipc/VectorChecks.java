@@ -1,4 +1,4 @@
-package dev.zarrow.codec.arrow;
+package dev.zarrow.ipc;
 
 import dev.zarrow.error.CorruptChunkException;
 import dev.zarrow.memory.Buffers;
@@ -28,7 +28,8 @@ import org.apache.arrow.vector.types.pojo.Field;
  * Validates a vector loaded from untrusted IPC buffers before anything reads it: every buffer is
  * large enough for the element count, every offset, size, view, type id and run end points inside
  * its buffer or child. After {@link #check} passes, Arrow Java's accessors, {@code
- * dev.zarrow.vector.Gather} and the dictionary decoder stay in bounds. (Arrow Java's own
+ * dev.zarrow.vector.Gather} and the dictionary decoder stay in bounds (a sparse union's members may still
+ * be shorter than the union: {@link BatchLoader} lengthens them). (Arrow Java's own
  * {@code validateFull} misses union type ids, dense union offsets, views and run ends.)
  */
 final class VectorChecks {
@@ -73,15 +74,7 @@ final class VectorChecks {
     } else if (v instanceof StructVector) {
       children(v, field, n, path);
     } else if (v instanceof UnionVector union) {
-      need(union.getTypeBuffer(), n, path, "type ids");
-      int[] members = members(field);
-      for (int i = 0; i < n; i++) {
-        if (members[union.getTypeBuffer().getByte(i) & 0xff] < 0) {
-          throw bad(path, "element " + i + " has type id " + union.getTypeBuffer().getByte(i)
-              + ", not a member of " + field.getType());
-        }
-      }
-      children(v, field, n, path);
+      sparseUnion(union, field, n, path);
     } else if (v instanceof DenseUnionVector union) {
       denseUnion(union, field, n, path);
     } else if (v instanceof RunEndEncodedVector ree) {
@@ -190,6 +183,30 @@ final class VectorChecks {
       position[ids[i]] = i;
     }
     return position;
+  }
+
+  /**
+   * Type ids of members, and members that hold every element that selects them: a member may be
+   * shorter than the union (apache-arrow ends it at its last selected element).
+   */
+  private static void sparseUnion(UnionVector v, Field field, int n, String path) {
+    need(v.getTypeBuffer(), n, path, "type ids");
+    int[] members = members(field);
+    List<FieldVector> children = v.getChildrenFromFields();
+    for (int i = 0; i < n; i++) {
+      int member = members[v.getTypeBuffer().getByte(i) & 0xff];
+      if (member < 0) {
+        throw bad(path, "element " + i + " has type id " + v.getTypeBuffer().getByte(i) + ", not a member of "
+            + field.getType());
+      }
+      if (i >= children.get(member).getValueCount()) {
+        throw bad(path, "element " + i + " selects member " + member + ", which has "
+            + children.get(member).getValueCount() + " elements");
+      }
+    }
+    for (int i = 0; i < children.size(); i++) {
+      check(children.get(i), field.getChildren().get(i), path + " child " + i);
+    }
   }
 
   private static void denseUnion(DenseUnionVector v, Field field, int n, String path) {
