@@ -91,6 +91,7 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
   private final ExecutorService streams;
   private final Set<String> puts = ConcurrentHashMap.newKeySet();
   private volatile List<Location> locations = List.of();
+  private volatile int batchRows;
 
   /**
    * A producer over {@code store} (borrowed), reading and writing with {@code options}, laying out
@@ -126,6 +127,18 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
 
   public List<Location> locations() {
     return locations;
+  }
+
+  /**
+   * The rows of each batch {@code DoGet} sends from now on (0, the default: a chunk's rows along
+   * dimension 0, a shard's when sharded, so an endpoint is one batch). Fewer rows stream a shard in
+   * pieces: less memory per call, batches cut at multiples of {@code rows}.
+   */
+  public void setBatchRows(int rows) {
+    if (rows < 0) {
+      throw new IllegalArgumentException("batch rows " + rows + " is negative");
+    }
+    this.batchRows = rows;
   }
 
   @Override
@@ -229,10 +242,11 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
       throws Exception {
     String name = "DoGet '" + node.path() + "' rows " + rows;
     boolean dictionaries = schema(node).getFields().stream().anyMatch(ZarrFlightProducer::hasDictionary);
-    // Dictionaries go out once, with the schema: one batch carries them all.
-    int batchRows = dictionaries ? (int) Math.min(Math.max(rows.rows(), 1), Integer.MAX_VALUE) : 0;
+    // Dictionaries go out once, with the schema: one batch carries them all (batches are cut at
+    // multiples of the step, so a step of the range's end cuts none).
+    int step = dictionaries ? (int) Math.min(Math.max(rows.to(), 1), Integer.MAX_VALUE) : batchRows;
     try (BufferAllocator memory = allocator.newChildAllocator(name, 0, Long.MAX_VALUE);
-        ArrowReader reader = reader(node, memory, batchRows, rows)) {
+        ArrowReader reader = reader(node, memory, step, rows)) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
       boolean loaded = dictionaries && reader.loadNextBatch();
       // Copies each batch into gRPC's frames as it is sent, so the call's memory is free when it returns.
@@ -240,8 +254,8 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
       listener.start(root, reader);
       for (boolean first = true; loaded || reader.loadNextBatch(); loaded = false, first = false) {
         if (dictionaries && !first) {
-          throw FlightErrors.status(Status.UNIMPLEMENTED, name + ": more than " + Integer.MAX_VALUE
-              + " rows with dictionary-encoded columns in one endpoint");
+          throw FlightErrors.status(Status.UNIMPLEMENTED, name + ": dictionary-encoded columns past row "
+              + Integer.MAX_VALUE + " (Flight Java sends a stream's dictionaries once, so an endpoint must be one batch)");
         }
         if (backpressure.waitForListener(0) != BackpressureStrategy.WaitResult.READY) {
           return; // cancelled: the client went away
