@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.zarrow.ZarrOptions;
 import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.table.TableOptions;
-import dev.zarrow.table.TableWriter;
-import dev.zarrow.testing.StreamSnapshot;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;
@@ -20,25 +18,15 @@ import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.netty.NettyChannelBuilder;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.arrow.flight.SyncPutListener;
 import org.apache.arrow.flight.FlightClient;
-import org.apache.arrow.flight.FlightDescriptor;
-import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightGrpcUtils;
-import org.apache.arrow.flight.FlightInfo;
 import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.flight.FlightServer;
-import org.apache.arrow.flight.FlightStream;
 import org.apache.arrow.flight.Location;
-import org.apache.arrow.flight.PutResult;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * A Flight server on loopback over a directory store, with its own allocator, and clients that see
@@ -103,60 +91,6 @@ final class FlightFixture implements AutoCloseable {
     producer.close();
     store.close();
     serverMemory.close();
-  }
-
-  /**
-   * Puts every batch of {@code source} (read here to its end, not closed) as the table at {@code
-   * path}; returns the server's answer. The first batch is loaded before the put starts: the client
-   * sends the dictionaries with the schema.
-   */
-  static String put(FlightClient client, String path, ArrowReader source) throws Exception {
-    VectorSchemaRoot root = source.getVectorSchemaRoot();
-    boolean more = source.loadNextBatch();
-    try (SyncPutListener answer = new SyncPutListener()) {
-      FlightClient.ClientStreamListener put = client.startPut(FlightDescriptor.path(path), root, source, answer);
-      while (more) {
-        put.putNext();
-        more = source.loadNextBatch();
-      }
-      put.completed();
-      put.getResult();
-      try (PutResult result = answer.read()) {
-        if (result == null) {
-          return null;
-        }
-        byte[] bytes = new byte[(int) result.getApplicationMetadata().readableBytes()];
-        result.getApplicationMetadata().getBytes(0, bytes);
-        return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
-      }
-    }
-  }
-
-  /**
-   * Every endpoint of {@code info} fetched in order, as one stream; each stream's schema must be the
-   * info's (compared as Arrow Java compares schemas: it reads schema metadata into a hash map, in no
-   * order).
-   */
-  static StreamSnapshot fetchAll(FlightClient client, FlightInfo info) throws Exception {
-    List<StreamSnapshot> parts = new ArrayList<>();
-    for (FlightEndpoint endpoint : info.getEndpoints()) {
-      parts.add(fetch(client, endpoint, info.getSchema()));
-    }
-    return parts.isEmpty() ? new StreamSnapshot.Collector(info.getSchema()).finish() : StreamSnapshot.concat(parts);
-  }
-
-  /** One endpoint's stream, whose schema must be {@code schema}. */
-  static StreamSnapshot fetch(FlightClient client, FlightEndpoint endpoint, Schema schema) throws Exception {
-    try (FlightStream stream = client.getStream(endpoint.getTicket())) {
-      VectorSchemaRoot root = stream.getRoot();
-      Schema stored = TableWriter.storedSchema(root.getSchema(), stream.getDictionaryProvider());
-      assertEquals(schema, stored, "the schema of the stream of " + endpoint);
-      StreamSnapshot.Collector collector = new StreamSnapshot.Collector(stored);
-      while (stream.next()) {
-        collector.add(root, stream.getDictionaryProvider());
-      }
-      return collector.finish();
-    }
   }
 
   /** Records the status every call of the channel closes with. */

@@ -81,13 +81,13 @@ class FlightRoundTripTest {
     StreamSnapshot original = GoldStreams.snapshotOf(new ByteArrayInputStream(ipcStream), allocator);
     try (FlightClient client = flight.client(allocator)) {
       try (InputStream in = new ByteArrayInputStream(ipcStream); ArrowStreamReader source = new ArrowStreamReader(in, allocator)) {
-        assertEquals("{\"path\":\"" + path + "\",\"rows\":" + original.rows() + "}", FlightFixture.put(client, path, source));
+        assertEquals("{\"path\":\"" + path + "\",\"rows\":" + original.rows() + "}", FlightClients.put(client, path, source));
       }
       flight.assertServerMemoryFreed();
       FlightInfo info = client.getInfo(FlightDescriptor.path(path));
       assertEquals(original.rows(), info.getRecords(), path + ": total_records");
       assertEquals((original.rows() + 3) / 4, info.getEndpoints().size(), path + ": one endpoint per 4-row shard");
-      StreamSnapshot fetched = FlightFixture.fetchAll(client, info);
+      StreamSnapshot fetched = FlightClients.fetchAll(client, info);
       assertEquals(original, fetched, path);
       ZarrGroup group = Zarr.openGroup(flight.store, path);
       try (TableReader reader = TableReader.of(group, allocator)) {

@@ -198,7 +198,7 @@ class FlightServiceTest {
       assertEquals(List.of(1000L, 1006L, 1012L, 1018L), firstIds);
       ZarrGroup group = Zarr.openGroup(flight.store, "tables/people");
       try (TableReader reader = TableReader.of(group, allocator)) {
-        assertEquals(StreamSnapshot.of(reader), FlightFixture.fetchAll(client, info));
+        assertEquals(StreamSnapshot.of(reader), FlightClients.fetchAll(client, info));
       }
     }
   }
@@ -211,7 +211,7 @@ class FlightServiceTest {
         ZarrArray array = Zarr.openArray(flight.store, path);
         assertEquals(ArrayReader.splits(array).size(), info.getEndpoints().size(), path);
         try (ArrayReader reader = ArrayReader.of(array, allocator)) {
-          assertEquals(StreamSnapshot.of(reader), FlightFixture.fetchAll(client, info), path);
+          assertEquals(StreamSnapshot.of(reader), FlightClients.fetchAll(client, info), path);
         }
       }
       FlightInfo grid = client.getInfo(FlightDescriptor.path("arrays/grid"));
@@ -233,7 +233,7 @@ class FlightServiceTest {
       }
       assertEquals(8, batches, "rows [50000, 100000) cut at multiples of 7000");
       try (ArrayReader reader = ArrayReader.of(Zarr.openArray(flight.store, "big"), allocator)) {
-        assertEquals(StreamSnapshot.of(reader), FlightFixture.fetchAll(client, info));
+        assertEquals(StreamSnapshot.of(reader), FlightClients.fetchAll(client, info));
       }
     }
   }
@@ -270,7 +270,7 @@ class FlightServiceTest {
       bytes[bytes.length / 2] ^= 0x5a;
       Files.write(chunk, bytes);
       FlightInfo info = client.getInfo(FlightDescriptor.path("corrupt/people"));
-      assertEquals(6, FlightFixture.fetch(client, info.getEndpoints().get(0), info.getSchema()).rows());
+      assertEquals(6, FlightClients.fetch(client, info.getEndpoints().get(0), info.getSchema()).rows());
       assertEquals(Status.Code.DATA_LOSS, flight.failureOf(() -> drain(client, info.getEndpoints().get(1).getTicket())));
       assertTrue(flight.lastStatus.get().getDescription().contains("corrupt/people/name"), flight.lastStatus.get().getDescription());
 
@@ -340,13 +340,13 @@ class FlightServiceTest {
     leaving.close();
     flight.assertServerMemoryFreed();
     try (FlightClient client = flight.client(allocator)) {
-      assertEquals(50_000, FlightFixture.fetch(client, info.getEndpoints().get(0), info.getSchema()).rows());
+      assertEquals(50_000, FlightClients.fetch(client, info.getEndpoints().get(0), info.getSchema()).rows());
     }
   }
 
   private static String putPeople(FlightClient client, String path, BufferAllocator allocator) {
     try (VectorSchemaRoot rows = people(allocator, 20); ArrowReader one = new OneBatch(rows, allocator)) {
-      return FlightFixture.put(client, path, one);
+      return FlightClients.put(client, path, one);
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {
