@@ -1,5 +1,6 @@
 package dev.zarrow.flight;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
@@ -8,6 +9,7 @@ import dev.zarrow.ZarrNode;
 import dev.zarrow.ZarrOptions;
 import dev.zarrow.error.MetadataException;
 import dev.zarrow.metadata.Json;
+import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.store.Store;
 import dev.zarrow.store.WritableStore;
 import dev.zarrow.table.ArrayReader;
@@ -130,9 +132,9 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
   }
 
   /**
-   * The rows of each batch {@code DoGet} sends from now on (0, the default: a chunk's rows along
-   * dimension 0, a shard's when sharded, so an endpoint is one batch). Fewer rows stream a shard in
-   * pieces: less memory per call, batches cut at multiples of {@code rows}.
+   * The rows of each batch {@code DoGet} sends from now on; 0, the default: an inner chunk's rows
+   * along dimension 0 when the node (a table's first column) is sharded, so that the next inner
+   * chunks decode while one is sent, else a chunk's rows. Batches are cut at multiples of the rows.
    */
   public void setBatchRows(int rows) {
     if (rows < 0) {
@@ -244,7 +246,8 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
     boolean dictionaries = schema(node).getFields().stream().anyMatch(ZarrFlightProducer::hasDictionary);
     // Dictionaries go out once, with the schema: one batch carries them all (batches are cut at
     // multiples of the step, so a step of the range's end cuts none).
-    int step = dictionaries ? (int) Math.min(Math.max(rows.to(), 1), Integer.MAX_VALUE) : batchRows;
+    int step = dictionaries ? (int) Math.min(Math.max(rows.to(), 1), Integer.MAX_VALUE)
+        : batchRows > 0 ? batchRows : innerChunkRows(node);
     try (BufferAllocator memory = allocator.newChildAllocator(name, 0, Long.MAX_VALUE);
         ArrowReader reader = reader(node, memory, step, rows)) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
@@ -264,6 +267,26 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
       }
       listener.completed();
     }
+  }
+
+  /** The rows of an inner chunk of the node's (first column's) shards; 0 (a chunk's rows) when unsharded. */
+  private static int innerChunkRows(ZarrNode node) {
+    ZarrArray array = null;
+    if (node instanceof ZarrArray a) {
+      array = a;
+    } else {
+      Optional<TableLayout> layout = TableLayout.fromAttributes(node.attributes());
+      if (layout.isPresent() && !layout.get().nodes().isEmpty()) {
+        array = ((ZarrGroup) node).array(layout.get().nodes().get(0));
+      }
+    }
+    if (array == null || array.rank() == 0 || array.metadata().codecs().isEmpty()) {
+      return 0;
+    }
+    NamedConfig first = array.metadata().codecs().get(0);
+    JsonNode inner = first.name().equals("sharding_indexed") && first.configuration() != null
+        ? first.configuration().path("chunk_shape").path(0) : null;
+    return inner != null && inner.canConvertToInt() && inner.intValue() > 0 ? inner.intValue() : 0;
   }
 
   private static boolean hasDictionary(Field field) {

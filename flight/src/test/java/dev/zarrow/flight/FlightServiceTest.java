@@ -196,6 +196,13 @@ class FlightServiceTest {
         }
       }
       assertEquals(List.of(1000L, 1006L, 1012L, 1018L), firstIds);
+      List<Integer> batches = new ArrayList<>();
+      try (FlightStream stream = client.getStream(info.getEndpoints().get(0).getTicket())) {
+        while (stream.next()) {
+          batches.add(stream.getRoot().getRowCount());
+        }
+      }
+      assertEquals(List.of(3, 3), batches, "a shard's endpoint streams a batch per inner chunk");
       ZarrGroup group = Zarr.openGroup(flight.store, "tables/people");
       try (TableReader reader = TableReader.of(group, allocator)) {
         assertEquals(StreamSnapshot.of(reader), FlightClients.fetchAll(client, info));
