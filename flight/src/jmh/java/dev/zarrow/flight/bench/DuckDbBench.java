@@ -68,8 +68,7 @@ public class DuckDbBench {
         tableBytes += reader.getVectorSchemaRoot().getFieldVectors().stream().mapToLong(v -> v.getBufferSize()).sum();
       }
     }
-    register();
-    try (Statement s = duck.createStatement()) {
+    try (ArrowArrayStream stream = register(); Statement s = duck.createStatement()) {
       s.execute("COPY (SELECT * FROM t) TO '" + parquet + "' (FORMAT parquet)");
     }
   }
