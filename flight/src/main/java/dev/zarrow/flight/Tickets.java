@@ -3,7 +3,6 @@ package dev.zarrow.flight;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.metadata.Json;
-import dev.zarrow.table.RowRange;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.apache.arrow.flight.Ticket;
@@ -19,15 +18,20 @@ final class Tickets {
 
   private Tickets() {}
 
-  /** What a ticket names: rows {@code rows} of the node at {@code path}. */
-  record Rows(String path, RowRange rows) {}
+  /** What a ticket names: rows {@code [from, to)} of the node at {@code path}. */
+  record Rows(String path, long from, long to) {
+    @Override
+    public String toString() {
+      return "'" + path + "' rows [" + from + ", " + to + ")";
+    }
+  }
 
-  static Ticket of(String path, RowRange rows) {
+  static Ticket of(String path, long from, long to) {
     ObjectNode json = Json.MAPPER.createObjectNode();
     json.put(KIND, VERSION);
     json.put("path", path);
-    json.put("from", rows.from());
-    json.put("to", rows.to());
+    json.put("from", from);
+    json.put("to", to);
     return new Ticket(json.toString().getBytes(StandardCharsets.UTF_8));
   }
 
@@ -43,10 +47,11 @@ final class Tickets {
         || !json.path("from").canConvertToLong() || !json.path("to").canConvertToLong()) {
       throw FlightErrors.invalid("not a zarrow ticket (tickets come from GetFlightInfo or ListFlights)");
     }
-    try {
-      return new Rows(json.get("path").textValue(), new RowRange(json.get("from").longValue(), json.get("to").longValue()));
-    } catch (IllegalArgumentException e) {
-      throw FlightErrors.invalid("ticket: " + e.getMessage());
+    long from = json.get("from").longValue();
+    long to = json.get("to").longValue();
+    if (from < 0 || to < from) {
+      throw FlightErrors.invalid("ticket: rows [" + from + ", " + to + ") are not a range of rows");
     }
+    return new Rows(json.get("path").textValue(), from, to);
   }
 }

@@ -7,13 +7,11 @@ import dev.zarrow.ZarrArray;
 import dev.zarrow.ZarrGroup;
 import dev.zarrow.ZarrNode;
 import dev.zarrow.ZarrOptions;
-import dev.zarrow.error.MetadataException;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.store.Store;
 import dev.zarrow.store.WritableStore;
 import dev.zarrow.table.ArrayReader;
-import dev.zarrow.table.RowRange;
 import dev.zarrow.table.TableLayout;
 import dev.zarrow.table.TableOptions;
 import dev.zarrow.table.TableReader;
@@ -58,12 +56,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *   <li><b>GetFlightInfo</b> and <b>GetSchema</b>: the schema {@code zarrow export} writes for the node
  *       (a group table's exact stored schema, or an array's one column, see {@link TableReader} and
  *       {@link ArrayReader}), {@code total_records}, and one endpoint per shard (or chunk, when
- *       unsharded) along dimension 0 ({@link TableReader#splits}, {@link ArrayReader#splits}), in row
+ *       unsharded) along dimension 0 (the reader's {@code chunkRows}), in row
  *       order ({@code ordered} is set). Each endpoint has an opaque ticket that any server over the same
  *       store redeems, and the advertised {@link #setLocations locations}. Concatenating {@code DoGet}
  *       of every endpoint in order gives exactly the rows of {@code zarrow export}.
- *   <li><b>ListFlights</b>: one FlightInfo per array and per group table (a group with a {@code
- *       zarrow_table} attribute, or whose child arrays align as columns), at and below the node path
+ *   <li><b>ListFlights</b>: one FlightInfo per array and per group table (a group that claims one,
+ *       {@link TableReader#holdsTable}), at and below the node path
  *       the criteria spell in UTF-8 (empty: the whole store). A table's column arrays are arrays too.
  *   <li><b>DoGet</b> streams the ticket's rows, decoding ahead in parallel, at the pace the client
  *       reads (backpressure: at most the reader's read-ahead is decoded ahead of the network). A
@@ -182,46 +180,50 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
     }
   }
 
-  /** A group with a table attribute, or whose child arrays align as the columns of a table. */
-  private boolean isTable(ZarrGroup group) {
-    if (TableLayout.fromAttributes(group.attributes()).isPresent()) {
-      return true;
-    }
-    try {
-      return !schema(group).getFields().isEmpty();
-    } catch (MetadataException e) {
-      return false; // arrays of different lengths: a group of arrays, not a table
-    }
+  /** A group that claims a table: a {@code zarrow_table} attribute (written last) or an AnnData dataframe. */
+  private static boolean isTable(ZarrGroup group) {
+    return TableReader.holdsTable(group);
   }
 
+  /** The node's schema, rows and one endpoint per chunk (shard) row range along dimension 0, in row order. */
   private FlightInfo info(ZarrNode node) {
-    List<RowRange> splits = node instanceof ZarrGroup g ? TableReader.splits(g) : ArrayReader.splits((ZarrArray) node);
-    List<Location> where = locations;
+    Shape shape = shape(node);
+    Location[] where = locations.toArray(Location[]::new);
     List<FlightEndpoint> endpoints = new ArrayList<>();
-    for (RowRange rows : splits) {
-      endpoints.add(new FlightEndpoint(Tickets.of(node.path(), rows), where.toArray(Location[]::new)));
+    for (long from = 0; from < shape.rows(); from += shape.chunkRows()) {
+      endpoints.add(new FlightEndpoint(Tickets.of(node.path(), from, Math.min(shape.rows(), from + shape.chunkRows())), where));
     }
-    long records = splits.isEmpty() ? 0 : splits.get(splits.size() - 1).to();
-    return new FlightInfo(schema(node), FlightDescriptor.path(node.path()), endpoints, -1, records, true, IpcOption.DEFAULT);
+    return new FlightInfo(shape.schema(), FlightDescriptor.path(node.path()), endpoints, -1, shape.rows(), true, IpcOption.DEFAULT);
   }
 
-  /** The schema {@code zarrow export} writes for {@code node}: the stored form, dictionary encodings included. */
-  private Schema schema(ZarrNode node) {
-    try (BufferAllocator memory = allocator.newChildAllocator("schema of '" + node.path() + "'", 0, 0);
-        ArrowReader reader = reader(node, memory, 0, null)) {
-      return TableWriter.storedSchema(reader.getVectorSchemaRoot().getSchema(), reader);
+  /** What {@code zarrow export} writes for a node (the stored schema, dictionary encodings included), its rows and chunk rows. */
+  private record Shape(Schema schema, long rows, long chunkRows) {}
+
+  private Shape shape(ZarrNode node) {
+    // A reader decodes nothing until its first batch: it is the one place that knows the columns.
+    try (BufferAllocator memory = allocator.newChildAllocator("schema of '" + node.path() + "'", 0, 0)) {
+      if (node instanceof ZarrGroup g) {
+        try (TableReader reader = TableReader.of(g, memory)) {
+          return new Shape(TableWriter.storedSchema(reader.getVectorSchemaRoot().getSchema(), reader), reader.rows(), reader.chunkRows());
+        }
+      }
+      try (ArrayReader reader = ArrayReader.of((ZarrArray) node, memory)) {
+        return new Shape(TableWriter.storedSchema(reader.getVectorSchemaRoot().getSchema(), reader), reader.rows(), reader.chunkRows());
+      }
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
   }
 
-  /** A reader of {@code rows} of {@code node} (all when null); the caller closes it. */
-  private static ArrowReader reader(ZarrNode node, BufferAllocator memory, int batchRows, RowRange rows) {
-    if (node instanceof ZarrGroup g) {
-      return rows == null ? TableReader.of(g, memory, null, batchRows) : TableReader.of(g, memory, null, batchRows, rows);
-    }
-    ZarrArray array = (ZarrArray) node;
-    return rows == null ? ArrayReader.of(array, memory, batchRows) : ArrayReader.of(array, memory, batchRows, rows);
+  private Schema schema(ZarrNode node) {
+    return shape(node).schema();
+  }
+
+  /** A reader of rows {@code [from, to)} of {@code node}; the caller closes it. */
+  private static ArrowReader reader(ZarrNode node, BufferAllocator memory, int batchRows, long from, long to) {
+    return node instanceof ZarrGroup g
+        ? TableReader.of(g, memory, null, batchRows, from, to)
+        : ArrayReader.of((ZarrArray) node, memory, batchRows, from, to);
   }
 
   @Override
@@ -231,7 +233,7 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
     streams.execute(() -> {
       try {
         Tickets.Rows rows = Tickets.parse(ticket);
-        stream(open(rows.path()), rows.rows(), listener, backpressure);
+        stream(open(rows.path()), rows, listener, backpressure);
       } catch (Throwable e) {
         if (!listener.isCancelled()) {
           listener.error(FlightErrors.toStatus(e, FlightErrors.Side.READ));
@@ -240,16 +242,16 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
     });
   }
 
-  private void stream(ZarrNode node, RowRange rows, ServerStreamListener listener, BackpressureStrategy backpressure)
+  private void stream(ZarrNode node, Tickets.Rows rows, ServerStreamListener listener, BackpressureStrategy backpressure)
       throws Exception {
-    String name = "DoGet '" + node.path() + "' rows " + rows;
+    String name = "DoGet " + rows;
     boolean dictionaries = schema(node).getFields().stream().anyMatch(ZarrFlightProducer::hasDictionary);
     // Dictionaries go out once, with the schema: one batch carries them all (batches are cut at
     // multiples of the step, so a step of the range's end cuts none).
     int step = dictionaries ? (int) Math.min(Math.max(rows.to(), 1), Integer.MAX_VALUE)
         : batchRows > 0 ? batchRows : innerChunkRows(node);
     try (BufferAllocator memory = allocator.newChildAllocator(name, 0, Long.MAX_VALUE);
-        ArrowReader reader = reader(node, memory, step, rows)) {
+        ArrowReader reader = reader(node, memory, step, rows.from(), rows.to())) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
       boolean loaded = dictionaries && reader.loadNextBatch();
       // Copies each batch into gRPC's frames as it is sent, so the call's memory is free when it returns.
@@ -327,20 +329,17 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
     }
     try {
       checkFree(path);
-      ZarrGroup group = Zarr.createGroup(writable, path, options);
       try (BufferAllocator memory = allocator.newChildAllocator("DoPut '" + path + "'", 0, Long.MAX_VALUE)) {
         VectorSchemaRoot root = stream.getRoot();
         Schema stored = TableWriter.storedSchema(root.getSchema(), stream.getDictionaryProvider());
-        try (TableWriter writer = TableWriter.create(group, stored, writeOptions, memory)) {
+        // Closed without finish (the stream failed), the writer removes what it wrote: no table claimed.
+        try (TableWriter writer = TableWriter.create(writable, path, options, stored, writeOptions, memory)) {
           while (stream.next()) {
             writer.append(root, stream.getDictionaryProvider());
           }
           writer.finish();
           return writer.rows();
         }
-      } catch (Throwable e) {
-        writable.deletePrefix(path + "/"); // the node was not there: leave none half written
-        throw e;
       }
     } finally {
       puts.remove(path);

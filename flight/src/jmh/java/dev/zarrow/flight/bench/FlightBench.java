@@ -4,7 +4,6 @@ import dev.zarrow.ZarrGroup;
 import dev.zarrow.bench.BenchSupport;
 import dev.zarrow.flight.ZarrFlightProducer;
 import dev.zarrow.store.FileSystemStore;
-import dev.zarrow.table.RowRange;
 import dev.zarrow.table.TableReader;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -158,8 +157,8 @@ public class FlightBench {
       this.allocator = allocator;
       try (TableReader reader = TableReader.of(group, allocator)) {
         schema = reader.getVectorSchemaRoot().getSchema();
-        for (RowRange shard : TableReader.splits(group)) {
-          try (TableReader part = TableReader.of(group, allocator, null, 0, shard)) {
+        for (long from = 0; from < reader.rows(); from += reader.chunkRows()) {
+          try (TableReader part = TableReader.of(group, allocator, null, 0, from, Math.min(reader.rows(), from + reader.chunkRows()))) {
             while (part.loadNextBatch()) {
               batches.add(new VectorUnloader(part.getVectorSchemaRoot()).getRecordBatch());
             }
