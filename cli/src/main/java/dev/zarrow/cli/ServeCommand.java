@@ -1,19 +1,8 @@
 package dev.zarrow.cli;
 
-import dev.zarrow.ZarrOptions;
-import dev.zarrow.flight.ZarrFlightProducer;
-import dev.zarrow.store.FileSystemStore;
-import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import org.apache.arrow.flight.FlightServer;
-import org.apache.arrow.flight.Location;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -21,9 +10,12 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code zarrow serve STORE [--host H] [--port P] [--peer LOCATION]...}: an Arrow Flight server over
- * the store ({@link ZarrFlightProducer}). Prints exactly one line on stdout once it accepts calls,
- * {@code {"location":"grpc+tcp://H:PORT"}}; on SIGTERM or SIGINT it stops taking calls, finishes
- * those in flight, releases everything and exits 0.
+ * the store ({@link FlightServing}). Prints exactly one line on stdout once it accepts calls, {@code
+ * {"location":"grpc+tcp://H:PORT"}}; on SIGTERM or SIGINT it stops taking calls, finishes those in
+ * flight, releases everything and exits 0.
+ *
+ * <p>Flight's classes are touched only by {@link FlightServing}, when the command runs: the other
+ * commands work where Flight is absent (the CLI on a Spark class path, which brings no flight-core).
  */
 @Command(
     name = "serve",
@@ -48,7 +40,8 @@ final class ServeCommand extends ZarrowCommand {
       description = "Another server over the same store (grpc+tcp://H:P) that endpoints also list, after this one (repeat).")
   List<String> peers = new ArrayList<>();
 
-  @Option(names = "--batch-rows", paramLabel = "N", description = "Rows per DoGet batch (default: a chunk's rows, a shard's when sharded).")
+  @Option(names = "--batch-rows", paramLabel = "N",
+      description = "Rows per DoGet batch (default: an inner chunk's rows when sharded, else a chunk's).")
   int batchRows;
 
   @Mixin TableLayoutOptions layout = new TableLayoutOptions();
@@ -61,58 +54,8 @@ final class ServeCommand extends ZarrowCommand {
     if (batchRows < 0) {
       throw usage("--batch-rows must be 0 or more, not " + batchRows);
     }
-    List<Location> others = new ArrayList<>();
-    for (String peer : peers) {
-      try {
-        others.add(new Location(peer));
-      } catch (URISyntaxException | IllegalArgumentException e) {
-        throw usage("--peer " + peer + ": not a location (grpc+tcp://HOST:PORT): " + e.getMessage());
-      }
-    }
-    ZarrOptions options = options();
+    var options = options();
     var tableOptions = layout.toTableOptions(options, this::usage);
-    CountDownLatch stopped = new CountDownLatch(1);
-    try (FileSystemStore store = openExisting(storeDir);
-        BufferAllocator allocator = new RootAllocator();
-        ZarrFlightProducer producer = new ZarrFlightProducer(store, options, tableOptions, allocator);
-        FlightServer server = FlightServer.builder(allocator, Location.forGrpcInsecure(host, port), producer).build()) {
-      producer.setBatchRows(batchRows);
-      try {
-        server.start();
-      } catch (IOException e) {
-        throw usage("cannot listen on " + host + ":" + port + ": " + Main.oneLine(String.valueOf(e.getCause() != null ? e.getCause().getMessage() : e.getMessage())));
-      }
-      List<Location> where = new ArrayList<>();
-      where.add(Location.forGrpcInsecure(host, server.getPort()));
-      where.addAll(others);
-      producer.setLocations(where);
-      Thread hook = new Thread(() -> stop(server, stopped), "zarrow-serve-stop");
-      Runtime.getRuntime().addShutdownHook(hook);
-      out().println("{\"location\":\"" + where.get(0).getUri() + "\"}");
-      out().flush();
-      err().println("serve: " + store.describe() + " at " + where.get(0).getUri() + (others.isEmpty() ? "" : ", peers " + others)
-          + "; SIGTERM or SIGINT stops it");
-      server.awaitTermination();
-      err().println("serve: stopped");
-    } finally {
-      stopped.countDown();
-    }
-    return Main.OK;
-  }
-
-  /**
-   * The shutdown hook: no new calls, then waits while the calls in flight finish and the main thread
-   * releases the server, producer, allocator and store; then exits 0 (a stop asked for is a clean
-   * one, not a failure).
-   */
-  private static void stop(FlightServer server, CountDownLatch stopped) {
-    server.shutdown();
-    try {
-      if (stopped.await(10, TimeUnit.MINUTES)) {
-        Runtime.getRuntime().halt(Main.OK);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    return FlightServing.run(this, options, tableOptions);
   }
 }
