@@ -14,22 +14,20 @@ import dev.zarrow.error.ZarrException;
 import dev.zarrow.ZarrGroup;
 import dev.zarrow.ZarrOptions;
 import dev.zarrow.metadata.FieldJson;
-import dev.zarrow.codec.BytesToBytesCodec;
 import dev.zarrow.ipc.IpcReader;
 import dev.zarrow.vector.Dictionaries;
 import dev.zarrow.vector.Fields;
-import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.store.WritableStore;
 import dev.zarrow.table.TableLayout;
 import dev.zarrow.table.TableOptions;
 import dev.zarrow.table.TableWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -38,6 +36,7 @@ import org.apache.arrow.vector.ipc.JsonFileReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -76,17 +75,7 @@ final class ImportCommand extends ZarrowCommand {
   @Parameters(index = "2", paramLabel = "PATH", description = "The group to write the table into (created when missing).")
   String path;
 
-  @Option(names = "--chunk-rows", paramLabel = "N", description = "Rows per chunk (per inner chunk when sharded); default ${DEFAULT-VALUE}.")
-  int chunkRows = TableOptions.DEFAULT_CHUNK_ROWS;
-
-  @Option(names = "--shard-rows", paramLabel = "N", description = "Rows per shard, a multiple of --chunk-rows; 0 (default) for no sharding.")
-  int shardRows;
-
-  @Option(names = "--codec", paramLabel = "CODEC", description = "A bytes->bytes codec after each chunk's serializer (repeat, in order); default zstd:3 crc32c.")
-  List<String> codecs = new ArrayList<>();
-
-  @Option(names = "--arrow-only", description = "Store every column as the arrow data type (no native types).")
-  boolean arrowOnly;
+  @Mixin TableLayoutOptions layout = new TableLayoutOptions();
 
   @Option(names = "--overwrite", description = "Replace the node at PATH (a table, a group, an array, the root).")
   boolean overwrite;
@@ -101,7 +90,7 @@ final class ImportCommand extends ZarrowCommand {
   public Integer call() throws IOException {
     String group = nodePath(path);
     zarrOptions = options();
-    TableOptions table = tableOptions(zarrOptions);
+    TableOptions table = layout.toTableOptions(zarrOptions, this::usage);
     try (ImportInput in = ImportInput.open(file, System.in); WritableStore out = openWritable(store);
         BufferAllocator allocator = new RootAllocator()) {
       input = in;
@@ -125,35 +114,6 @@ final class ImportCommand extends ZarrowCommand {
   /** The writer of the table of {@code schema} at PATH. */
   private TableWriter tableWriter(Schema schema, TableOptions options, BufferAllocator allocator) {
     return TableWriter.create(target, targetPath, zarrOptions, schema, options, allocator);
-  }
-
-  private TableOptions tableOptions(ZarrOptions options) {
-    if (chunkRows <= 0) {
-      throw usage("--chunk-rows " + chunkRows + ": must be positive");
-    }
-    if (shardRows < 0 || (shardRows > 0 && shardRows % chunkRows != 0)) {
-      throw usage("--shard-rows " + shardRows + ": must be 0 or a positive multiple of --chunk-rows (" + chunkRows + ")");
-    }
-    TableOptions table = TableOptions.defaults().withChunkRows(chunkRows).withShardRows(shardRows).withNativeTypes(!arrowOnly);
-    if (codecs.isEmpty()) {
-      return table;
-    }
-    List<NamedConfig> list;
-    try {
-      list = CodecSpecs.parse(codecs);
-    } catch (IllegalArgumentException e) {
-      throw usage(e.getMessage());
-    }
-    for (NamedConfig c : list) {
-      try {
-        if (!(options.registry().codec(c, options.codecs()) instanceof BytesToBytesCodec)) {
-          throw usage("--codec " + CodecSpecs.format(c) + ": not a bytes->bytes codec (the serializer is chosen per column)");
-        }
-      } catch (ZarrException e) {
-        throw usage("--codec " + CodecSpecs.format(c) + ": " + e.getMessage());
-      }
-    }
-    return table.withCompressors(list);
   }
 
   /** The format of {@code input} by its first bytes. */

@@ -1,0 +1,57 @@
+package dev.zarrow.cli;
+
+import dev.zarrow.ZarrOptions;
+import dev.zarrow.codec.BytesToBytesCodec;
+import dev.zarrow.error.ZarrException;
+import dev.zarrow.metadata.NamedConfig;
+import dev.zarrow.table.TableOptions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** How the commands that write group tables ({@code import}, {@code serve}'s DoPut) lay out their arrays. */
+final class TableLayoutOptions {
+  @Option(names = "--chunk-rows", paramLabel = "N", description = "Rows per chunk (per inner chunk when sharded); default ${DEFAULT-VALUE}.")
+  int chunkRows = TableOptions.DEFAULT_CHUNK_ROWS;
+
+  @Option(names = "--shard-rows", paramLabel = "N", description = "Rows per shard, a multiple of --chunk-rows; 0 (default) for no sharding.")
+  int shardRows;
+
+  @Option(names = "--codec", paramLabel = "CODEC", description = "A bytes->bytes codec after each chunk's serializer (repeat, in order); default zstd:3 crc32c.")
+  List<String> codecs = new ArrayList<>();
+
+  @Option(names = "--arrow-only", description = "Store every column as the arrow data type (no native types).")
+  boolean arrowOnly;
+
+  /** The table options these say; a value that cannot be used is a usage error made by {@code usage}. */
+  TableOptions toTableOptions(ZarrOptions options, Function<String, ParameterException> usage) {
+    if (chunkRows <= 0) {
+      throw usage.apply("--chunk-rows " + chunkRows + ": must be positive");
+    }
+    if (shardRows < 0 || (shardRows > 0 && shardRows % chunkRows != 0)) {
+      throw usage.apply("--shard-rows " + shardRows + ": must be 0 or a positive multiple of --chunk-rows (" + chunkRows + ")");
+    }
+    TableOptions table = TableOptions.defaults().withChunkRows(chunkRows).withShardRows(shardRows).withNativeTypes(!arrowOnly);
+    if (codecs.isEmpty()) {
+      return table;
+    }
+    List<NamedConfig> list;
+    try {
+      list = CodecSpecs.parse(codecs);
+    } catch (IllegalArgumentException e) {
+      throw usage.apply(e.getMessage());
+    }
+    for (NamedConfig c : list) {
+      try {
+        if (!(options.registry().codec(c, options.codecs()) instanceof BytesToBytesCodec)) {
+          throw usage.apply("--codec " + CodecSpecs.format(c) + ": not a bytes->bytes codec (the serializer is chosen per column)");
+        }
+      } catch (ZarrException e) {
+        throw usage.apply("--codec " + CodecSpecs.format(c) + ": " + e.getMessage());
+      }
+    }
+    return table.withCompressors(list);
+  }
+}

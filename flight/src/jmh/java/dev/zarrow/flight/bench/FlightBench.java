@@ -1,0 +1,198 @@
+package dev.zarrow.flight.bench;
+
+import dev.zarrow.ZarrGroup;
+import dev.zarrow.bench.BenchSupport;
+import dev.zarrow.flight.ZarrFlightProducer;
+import dev.zarrow.store.FileSystemStore;
+import dev.zarrow.table.TableReader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightDescriptor;
+import org.apache.arrow.flight.FlightEndpoint;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightServer;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.NoOpFlightProducer;
+import org.apache.arrow.flight.Ticket;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.util.AutoCloseables;
+import org.apache.arrow.vector.VectorLoader;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Flight DoGet of a sharded group table ({@link BenchTable}: 8M rows, 8 shards, so 8 endpoints) over
+ * loopback, fetching every endpoint, {@code streams} of them at a time:
+ *
+ * <ul>
+ *   <li>{@code zarrow}: {@code ZarrFlightProducer} over the directory store (each endpoint read,
+ *       decompressed, checked and decoded from its shard);
+ *   <li>{@code memory}, the ceiling: the same batches held in memory as record batches and streamed by
+ *       a producer built the way Arrow's own in-memory example does it (Arrow's Flight integration
+ *       producer: a {@code VectorLoader} into one root, {@code putNext} per batch), one endpoint per
+ *       shard too.
+ * </ul>
+ *
+ * MB/s counts the Arrow data received (every buffer of every batch).
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = {
+    "--add-opens=java.base/java.nio=org.apache.arrow.memory.core,ALL-UNNAMED", "-Xms2g", "-Xmx2g",
+    "-XX:MaxDirectMemorySize=4g"})
+@State(Scope.Benchmark)
+public class FlightBench {
+  static final int ROWS = 8 << 20;
+
+  @Param({"1", "2"})
+  int streams;
+
+  Path dir;
+  BufferAllocator allocator;
+  FileSystemStore store;
+  ZarrFlightProducer zarrow;
+  MemoryProducer memory;
+  FlightServer zarrowServer;
+  FlightServer memoryServer;
+  FlightClient zarrowClient;
+  FlightClient memoryClient;
+  List<FlightEndpoint> zarrowEndpoints;
+  List<FlightEndpoint> memoryEndpoints;
+  ExecutorService pool;
+
+  @Setup(Level.Trial)
+  public void setUp() throws Exception {
+    dir = BenchSupport.tempDir("flight");
+    allocator = new RootAllocator();
+    store = FileSystemStore.open(dir);
+    ZarrGroup group = BenchTable.write(store, "t", ROWS, allocator);
+    zarrow = new ZarrFlightProducer(store, allocator);
+    zarrowServer = FlightServer.builder(allocator, Location.forGrpcInsecure("127.0.0.1", 0), zarrow).build().start();
+    memory = new MemoryProducer(group, allocator);
+    memoryServer = FlightServer.builder(allocator, Location.forGrpcInsecure("127.0.0.1", 0), memory).build().start();
+    zarrowClient = FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", zarrowServer.getPort())).build();
+    memoryClient = FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", memoryServer.getPort())).build();
+    zarrowEndpoints = zarrowClient.getInfo(FlightDescriptor.path("t")).getEndpoints();
+    memoryEndpoints = memory.endpoints();
+    pool = BenchSupport.pool(streams);
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() throws Exception {
+    pool.shutdownNow();
+    AutoCloseables.close(zarrowClient, memoryClient, zarrowServer, memoryServer, zarrow, memory, store, allocator);
+    BenchSupport.delete(dir);
+  }
+
+  @Benchmark
+  public void zarrow(BenchSupport.Throughput throughput) throws Exception {
+    throughput.add(fetchAll(zarrowClient, zarrowEndpoints));
+  }
+
+  @Benchmark
+  public void memory(BenchSupport.Throughput throughput) throws Exception {
+    throughput.add(fetchAll(memoryClient, memoryEndpoints));
+  }
+
+  /** Every endpoint, {@code streams} at a time; the bytes of Arrow data received. */
+  private long fetchAll(FlightClient client, List<FlightEndpoint> endpoints) throws Exception {
+    List<Future<Long>> parts = new ArrayList<>();
+    for (FlightEndpoint endpoint : endpoints) {
+      parts.add(pool.submit(() -> fetch(client, endpoint.getTicket())));
+    }
+    long bytes = 0;
+    for (Future<Long> part : parts) {
+      bytes += part.get();
+    }
+    return bytes;
+  }
+
+  private static long fetch(FlightClient client, Ticket ticket) throws Exception {
+    long bytes = 0;
+    try (FlightStream stream = client.getStream(ticket)) {
+      VectorSchemaRoot root = stream.getRoot();
+      while (stream.next()) {
+        for (var v : root.getFieldVectors()) {
+          bytes += v.getBufferSize();
+        }
+      }
+    }
+    return bytes;
+  }
+
+  /**
+   * The ceiling: the table's batches (one per shard, read once at setup) held as record batches and
+   * streamed from memory the way Arrow's in-memory integration producer does, on the gRPC thread.
+   */
+  static final class MemoryProducer extends NoOpFlightProducer implements AutoCloseable {
+    private final BufferAllocator allocator;
+    private final Schema schema;
+    private final List<ArrowRecordBatch> batches = new ArrayList<>();
+
+    MemoryProducer(ZarrGroup group, BufferAllocator allocator) throws Exception {
+      this.allocator = allocator;
+      try (TableReader reader = TableReader.of(group, allocator)) {
+        schema = reader.getVectorSchemaRoot().getSchema();
+        for (long from = 0; from < reader.rows(); from += reader.chunkRows()) {
+          try (TableReader part = TableReader.of(group, allocator, null, 0, from, Math.min(reader.rows(), from + reader.chunkRows()))) {
+            while (part.loadNextBatch()) {
+              batches.add(new VectorUnloader(part.getVectorSchemaRoot()).getRecordBatch());
+            }
+          }
+        }
+      }
+    }
+
+    List<FlightEndpoint> endpoints() {
+      List<FlightEndpoint> out = new ArrayList<>();
+      for (int i = 0; i < batches.size(); i++) {
+        out.add(new FlightEndpoint(new Ticket(new byte[] {(byte) i})));
+      }
+      return out;
+    }
+
+    @Override
+    public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
+      try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
+        listener.start(root);
+        new VectorLoader(root).load(batches.get(ticket.getBytes()[0]));
+        listener.putNext();
+        listener.completed();
+      }
+    }
+
+    @Override
+    public FlightInfo getFlightInfo(CallContext context, FlightDescriptor descriptor) {
+      return new FlightInfo(schema, descriptor, endpoints(), -1, ROWS);
+    }
+
+    @Override
+    public void close() throws Exception {
+      AutoCloseables.close(batches);
+    }
+  }
+}
