@@ -106,6 +106,28 @@ public final class ShardingCodec implements ArrayToBytesCodec {
     layout(spec);
   }
 
+  /** The inner and index codecs bound to their specs, so that the metadata carries what binding filled in. */
+  @Override
+  public ShardingCodec bind(ChunkSpec spec) {
+    ShardLayout l = layout(spec);
+    if (same(l.inner.codecs(), codecs) && same(l.index.codecs(), indexCodecs)) {
+      return this;
+    }
+    return new ShardingCodec(chunkShape, l.inner.codecs(), l.index.codecs(), indexLocation, options, executor);
+  }
+
+  private static boolean same(List<Codec> a, List<Codec> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (a.get(i) != b.get(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private Executor executor(ShardLayout l, int tasks) {
     return tasks > 1 && l.innerWorthParallel ? context.executor() : Runnable::run;
   }
