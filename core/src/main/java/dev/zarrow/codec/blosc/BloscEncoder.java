@@ -43,7 +43,7 @@ public record BloscEncoder(BloscCompressor compressor, int clevel, BloscShuffle 
     }
     ByteBuffer in = data.isDirect() ? data.slice() : ByteBuffer.allocateDirect(nbytes).put(data.duplicate()).flip();
     int ts = typesize > 255 ? 1 : typesize;
-    int bs = blocksize(compressor, clevel, ts, nbytes, blocksize);
+    int bs = chooseBlocksize(compressor, clevel, ts, nbytes, blocksize);
     int nblocks = nbytes / bs + (nbytes % bs > 0 ? 1 : 0);
     int flags = (compressor.format() << 5) | (split(compressor, ts, bs) ? 0 : BloscHeader.DONT_SPLIT);
     if (shuffle == BloscShuffle.SHUFFLE) {
@@ -139,7 +139,7 @@ public record BloscEncoder(BloscCompressor compressor, int clevel, BloscShuffle 
   }
 
   /** c-blosc 1.x's choice of block size ({@code compute_blocksize}). */
-  static int blocksize(BloscCompressor c, int clevel, int ts, int nbytes, int forced) {
+  public static int chooseBlocksize(BloscCompressor c, int clevel, int ts, int nbytes, int forced) {
     if (nbytes < ts) {
       return 1;
     }

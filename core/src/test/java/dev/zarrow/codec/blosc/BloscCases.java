@@ -28,7 +28,7 @@ final class BloscCases {
   static List<Integer> sizes(BloscCompressor c, int clevel, int ts, boolean big) {
     List<Integer> sizes = new ArrayList<>(List.of(0, 1, 100, 128 * ts + 5, 5000));
     if (big) {
-      int block = BloscEncoder.blocksize(c, Math.max(clevel, 1), ts, 64 << 20, 0);
+      int block = BloscEncoder.chooseBlocksize(c, Math.max(clevel, 1), ts, 64 << 20, 0);
       sizes.add(block * 5 / 2 + 2 * ts + 1);
     }
     return sizes;
