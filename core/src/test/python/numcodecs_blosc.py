@@ -61,6 +61,47 @@ def zarr2(directory, spec):
     return out
 
 
+def temperatures(directory, spec):
+    """A float32 field of temperatures in kelvin (smooth, half a degree of noise, full float precision)."""
+    import zarr
+
+    rows, cols = spec["shape"]
+    compressor = numcodecs.Blosc(cname=spec["cname"], clevel=spec["clevel"], shuffle=spec["shuffle"])
+    a = zarr.open_array(directory, mode="w", shape=(rows, cols), chunks=spec["chunks"], dtype="<f4",
+                        compressor=compressor, fill_value=0)
+    rng = np.random.default_rng(42)
+    lon = np.linspace(0, 2 * np.pi, cols, dtype=np.float32)
+    step = spec["chunks"][0]
+    for r in range(0, rows, step):
+        lat = np.linspace(-np.pi / 2, np.pi / 2, rows, dtype=np.float32)[r:r + step, None]
+        t = 288 - 30 * np.sin(lat) ** 2 + 5 * np.sin(3 * lon)[None, :] + rng.normal(0, spec.get("noise", 0.5), (len(lat), cols))
+        a[r:r + step, :] = t.astype(np.float32)
+    return {"nbytes": a.nbytes, "nbytes_stored": a.nbytes_stored}
+
+
+def v3_metadata(directory):
+    """A zarr.json over the chunks of the zarr-python 2 array at DIR (v2 chunk keys, blosc as stored)."""
+    with open(os.path.join(directory, ".zarray")) as f:
+        z = json.load(f)
+    c = z["compressor"]
+    names = {0: "noshuffle", 1: "shuffle", 2: "bitshuffle"}
+    dtype = np.dtype(z["dtype"])
+    meta = {
+        "zarr_format": 3, "node_type": "array", "shape": z["shape"], "data_type": dtype.name,
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": z["chunks"]}},
+        "chunk_key_encoding": {"name": "v2", "configuration": {"separator": z.get("dimension_separator", ".")}},
+        "fill_value": z["fill_value"],
+        "codecs": [{"name": "bytes", "configuration": {"endian": "little"}},
+                   {"name": "blosc", "configuration": {"typesize": dtype.itemsize, "cname": c["cname"],
+                                                        "clevel": c["clevel"], "shuffle": names[c["shuffle"]],
+                                                        "blocksize": c["blocksize"]}}],
+        "attributes": {},
+    }
+    with open(os.path.join(directory, "zarr.json"), "w") as f:
+        json.dump(meta, f)
+    return meta
+
+
 def zarr2_read(directory):
     import zarr
 
@@ -79,6 +120,12 @@ def main(argv):
         decompress(argv[2])
     elif command == "zarr2":
         print(json.dumps(zarr2(argv[2], json.loads(argv[3]))))
+        return
+    elif command == "temperatures":
+        print(json.dumps(temperatures(argv[2], json.loads(argv[3]))))
+        return
+    elif command == "v3-metadata":
+        print(json.dumps(v3_metadata(argv[2])))
         return
     elif command == "zarr2-read":
         print(json.dumps(zarr2_read(argv[2])))
