@@ -182,57 +182,87 @@ final class Shuffles {
     return i;
   }
 
-  private static int unshuffle8(int n, long[] planes, long dst) {
+  private static int unshuffle8(int n, long[] p, long dst) {
     int i = 0;
-    long[] r = new long[8];
     for (; i + 8 <= n; i += 8) {
-      for (int j = 0; j < 8; j++) {
-        r[j] = MemoryUtil.getLong(planes[j] + i);
-      }
-      transpose8x8Bytes(r);
-      long at = dst + 8L * i;
-      for (int e = 0; e < 8; e++) {
-        MemoryUtil.putLong(at + 8L * e, r[e]);
-      }
+      long d = dst + 8L * i;
+      transpose64(p[0] + i, p[1] + i, p[2] + i, p[3] + i, p[4] + i, p[5] + i, p[6] + i, p[7] + i,
+          d, d + 8, d + 16, d + 24, d + 32, d + 40, d + 48, d + 56, BYTES_ONLY);
     }
     return i;
   }
 
-  private static int shuffle8(int n, long src, long[] planes) {
+  private static int shuffle8(int n, long src, long[] p) {
     int i = 0;
-    long[] r = new long[8];
     for (; i + 8 <= n; i += 8) {
-      long at = src + 8L * i;
-      for (int e = 0; e < 8; e++) {
-        r[e] = MemoryUtil.getLong(at + 8L * e);
-      }
-      transpose8x8Bytes(r);
-      for (int j = 0; j < 8; j++) {
-        MemoryUtil.putLong(planes[j] + i, r[j]);
-      }
+      long s = src + 8L * i;
+      transpose64(s, s + 8, s + 16, s + 24, s + 32, s + 40, s + 48, s + 56,
+          p[0] + i, p[1] + i, p[2] + i, p[3] + i, p[4] + i, p[5] + i, p[6] + i, p[7] + i, BYTES_ONLY);
     }
     return i;
   }
 
-  /** Transposes the 8x8 byte matrix whose row i is {@code r[i]} (byte k of a long is column k). */
-  private static void transpose8x8Bytes(long[] r) {
-    for (int j = 0; j < 8; j += 2) {
-      long t = ((r[j] >>> 8) ^ r[j + 1]) & BYTES;
-      r[j + 1] ^= t;
-      r[j] ^= t << 8;
-    }
-    for (int j = 0; j < 8; j += 4) {
-      for (int k = j; k < j + 2; k++) {
-        long t = ((r[k] >>> 16) ^ r[k + 2]) & SHORTS;
-        r[k + 2] ^= t;
-        r[k] ^= t << 16;
+  private static final int BYTES_ONLY = 0;
+  private static final int BITS_THEN_BYTES = 1;
+  private static final int BYTES_THEN_BITS = 2;
+
+  /**
+   * Loads the longs at {@code s0..s7}, transposes them as an 8x8 matrix of bytes (byte q of long k goes to
+   * byte k of long q), and stores them at {@code d0..d7}. With {@link #BITS_THEN_BYTES} the long index is
+   * first exchanged with the index of the bit in each byte (bit i of a byte of long k goes to bit k of the
+   * same byte of long i), with {@link #BYTES_THEN_BITS} after: together, bit i of byte q of long k goes to
+   * bit k of byte i of long q, the bit shuffle's transpose of 64 elements' byte. Delta swaps on locals:
+   * three masks per swap, twelve swaps per exchange, no loads but the eight.
+   */
+  private static void transpose64(long s0, long s1, long s2, long s3, long s4, long s5, long s6, long s7,
+      long d0, long d1, long d2, long d3, long d4, long d5, long d6, long d7, int mode) {
+    long r0 = MemoryUtil.getLong(s0);
+    long r1 = MemoryUtil.getLong(s1);
+    long r2 = MemoryUtil.getLong(s2);
+    long r3 = MemoryUtil.getLong(s3);
+    long r4 = MemoryUtil.getLong(s4);
+    long r5 = MemoryUtil.getLong(s5);
+    long r6 = MemoryUtil.getLong(s6);
+    long r7 = MemoryUtil.getLong(s7);
+    long t;
+    for (int pass = 0; pass < 2; pass++) {
+      if ((pass == 0 && mode == BITS_THEN_BYTES) || (pass == 1 && mode == BYTES_THEN_BITS)) {
+        t = ((r0 >>> 1) ^ r1) & 0x5555555555555555L; r1 ^= t; r0 ^= t << 1;
+        t = ((r2 >>> 1) ^ r3) & 0x5555555555555555L; r3 ^= t; r2 ^= t << 1;
+        t = ((r4 >>> 1) ^ r5) & 0x5555555555555555L; r5 ^= t; r4 ^= t << 1;
+        t = ((r6 >>> 1) ^ r7) & 0x5555555555555555L; r7 ^= t; r6 ^= t << 1;
+        t = ((r0 >>> 2) ^ r2) & 0x3333333333333333L; r2 ^= t; r0 ^= t << 2;
+        t = ((r1 >>> 2) ^ r3) & 0x3333333333333333L; r3 ^= t; r1 ^= t << 2;
+        t = ((r4 >>> 2) ^ r6) & 0x3333333333333333L; r6 ^= t; r4 ^= t << 2;
+        t = ((r5 >>> 2) ^ r7) & 0x3333333333333333L; r7 ^= t; r5 ^= t << 2;
+        t = ((r0 >>> 4) ^ r4) & 0x0F0F0F0F0F0F0F0FL; r4 ^= t; r0 ^= t << 4;
+        t = ((r1 >>> 4) ^ r5) & 0x0F0F0F0F0F0F0F0FL; r5 ^= t; r1 ^= t << 4;
+        t = ((r2 >>> 4) ^ r6) & 0x0F0F0F0F0F0F0F0FL; r6 ^= t; r2 ^= t << 4;
+        t = ((r3 >>> 4) ^ r7) & 0x0F0F0F0F0F0F0F0FL; r7 ^= t; r3 ^= t << 4;
+      }
+      if (pass == 0) {
+        t = ((r0 >>> 8) ^ r1) & BYTES; r1 ^= t; r0 ^= t << 8;
+        t = ((r2 >>> 8) ^ r3) & BYTES; r3 ^= t; r2 ^= t << 8;
+        t = ((r4 >>> 8) ^ r5) & BYTES; r5 ^= t; r4 ^= t << 8;
+        t = ((r6 >>> 8) ^ r7) & BYTES; r7 ^= t; r6 ^= t << 8;
+        t = ((r0 >>> 16) ^ r2) & SHORTS; r2 ^= t; r0 ^= t << 16;
+        t = ((r1 >>> 16) ^ r3) & SHORTS; r3 ^= t; r1 ^= t << 16;
+        t = ((r4 >>> 16) ^ r6) & SHORTS; r6 ^= t; r4 ^= t << 16;
+        t = ((r5 >>> 16) ^ r7) & SHORTS; r7 ^= t; r5 ^= t << 16;
+        t = ((r0 >>> 32) ^ r4) & LOW; r4 ^= t; r0 ^= t << 32;
+        t = ((r1 >>> 32) ^ r5) & LOW; r5 ^= t; r1 ^= t << 32;
+        t = ((r2 >>> 32) ^ r6) & LOW; r6 ^= t; r2 ^= t << 32;
+        t = ((r3 >>> 32) ^ r7) & LOW; r7 ^= t; r3 ^= t << 32;
       }
     }
-    for (int k = 0; k < 4; k++) {
-      long t = ((r[k] >>> 32) ^ r[k + 4]) & LOW;
-      r[k + 4] ^= t;
-      r[k] ^= t << 32;
-    }
+    MemoryUtil.putLong(d0, r0);
+    MemoryUtil.putLong(d1, r1);
+    MemoryUtil.putLong(d2, r2);
+    MemoryUtil.putLong(d3, r3);
+    MemoryUtil.putLong(d4, r4);
+    MemoryUtil.putLong(d5, r5);
+    MemoryUtil.putLong(d6, r6);
+    MemoryUtil.putLong(d7, r7);
   }
 
   /** Transposes the 8x8 bit matrix whose row i is byte i of {@code x} (bit k of a byte is column k). */
@@ -255,7 +285,19 @@ final class Shuffles {
     for (int j = 0; j < ts; j++) {
       long plane = tmp + (long) j * n;
       long base = rows[j];
-      for (int b = 0; b < rowBytes; b++) {
+      int b = 0;
+      if (LITTLE_ENDIAN) {
+        // 64 elements at a time: 8 bytes of each of the 8 rows. Bit i of byte q of row k must become bit
+        // k of byte i of long q: swap the row index with the bit index, then the row index with the byte.
+        for (; b + 8 <= rowBytes; b += 8) {
+          long s = base + b;
+          long d = plane + 8L * b;
+          transpose64(s, s + rowBytes, s + 2L * rowBytes, s + 3L * rowBytes, s + 4L * rowBytes, s + 5L * rowBytes,
+              s + 6L * rowBytes, s + 7L * rowBytes, d, d + 8, d + 16, d + 24, d + 32, d + 40, d + 48, d + 56,
+              BITS_THEN_BYTES);
+        }
+      }
+      for (; b < rowBytes; b++) {
         long x = 0;
         for (int k = 0; k < 8; k++) {
           x |= (MemoryUtil.getByte(base + (long) k * rowBytes + b) & 0xffL) << (8 * k);
@@ -273,7 +315,17 @@ final class Shuffles {
     for (int j = 0; j < ts; j++) {
       long plane = tmp + (long) j * n;
       long rows = dst + (long) j * 8 * rowBytes;
-      for (int b = 0; b < rowBytes; b++) {
+      int b = 0;
+      if (LITTLE_ENDIAN) {
+        for (; b + 8 <= rowBytes; b += 8) { // the inverse of bitUnshuffle's 64-element step
+          long p = plane + 8L * b;
+          long d = rows + b;
+          transpose64(p, p + 8, p + 16, p + 24, p + 32, p + 40, p + 48, p + 56, d, d + rowBytes, d + 2L * rowBytes,
+              d + 3L * rowBytes, d + 4L * rowBytes, d + 5L * rowBytes, d + 6L * rowBytes, d + 7L * rowBytes,
+              BYTES_THEN_BITS);
+        }
+      }
+      for (; b < rowBytes; b++) {
         long x = transpose8x8Bits(getLongLe(plane + 8L * b));
         for (int k = 0; k < 8; k++) {
           MemoryUtil.putByte(rows + (long) k * rowBytes + b, (byte) (x >>> (8 * k)));
