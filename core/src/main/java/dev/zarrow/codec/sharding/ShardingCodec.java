@@ -1,6 +1,8 @@
 package dev.zarrow.codec.sharding;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.error.CodecException;
 import dev.zarrow.error.MetadataException;
@@ -113,7 +115,17 @@ public final class ShardingCodec implements ArrayToBytesCodec {
     if (same(l.inner.codecs(), codecs) && same(l.index.codecs(), indexCodecs)) {
       return this;
     }
-    return new ShardingCodec(chunkShape, l.inner.codecs(), l.index.codecs(), indexLocation, options, executor);
+    ObjectNode config = metadata.config().deepCopy();
+    config.set("codecs", json(l.inner.metadata(Factory.codecList(config.get("codecs"), "codecs"))));
+    config.set("index_codecs", json(l.index.metadata(Factory.codecList(config.get("index_codecs"), "index_codecs"))));
+    return new ShardingCodec(metadata.withConfiguration(config), chunkShape, l.inner.codecs(), l.index.codecs(),
+        indexLocation, context);
+  }
+
+  private static ArrayNode json(List<NamedConfig> codecs) {
+    ArrayNode out = JsonNodeFactory.instance.arrayNode();
+    codecs.forEach(c -> out.add(c.toJson()));
+    return out;
   }
 
   private static boolean same(List<Codec> a, List<Codec> b) {
@@ -398,7 +410,7 @@ public final class ShardingCodec implements ArrayToBytesCodec {
       return out;
     }
 
-    private static List<NamedConfig> codecList(JsonNode node, String member) {
+    static List<NamedConfig> codecList(JsonNode node, String member) {
       if (node == null || !node.isArray()) {
         throw new MetadataException("/configuration/" + member + ": codec " + NAME + " needs an array of codecs");
       }

@@ -140,11 +140,11 @@ class BloscCodecTest extends CodecContract {
   void typesizeAndShuffleComeFromTheDataTypeWhenLeftOut() {
     Codec codec = codec("{\"cname\":\"lz4\",\"clevel\":5}");
     ChunkSpec spec = new ChunkSpec(new int[] {10}, FixedType.FLOAT64, CoreSpecs.fill(FixedType.FLOAT64));
-    CodecPipeline pipeline = CodecPipeline.of(List.of(BytesCodec.LITTLE, codec), spec, CodecOptions.DEFAULT);
+    CodecPipeline pipeline = CodecPipeline.of(List.of(BytesCodec.LITTLE, codec), spec, Registry.defaults().context(CodecOptions.DEFAULT));
     assertEquals("{\"name\":\"blosc\",\"configuration\":{\"typesize\":8,\"cname\":\"lz4\",\"clevel\":5,\"shuffle\":\"shuffle\",\"blocksize\":0}}",
         Json.compact(pipeline.codecs().get(1).toMetadata().toJson()));
     ChunkSpec bytes = new ChunkSpec(new int[] {10}, FixedType.UINT8, CoreSpecs.fill(FixedType.UINT8));
-    CodecPipeline ofBytes = CodecPipeline.of(List.of(BytesCodec.LITTLE, codec), bytes, CodecOptions.DEFAULT);
+    CodecPipeline ofBytes = CodecPipeline.of(List.of(BytesCodec.LITTLE, codec), bytes, Registry.defaults().context(CodecOptions.DEFAULT));
     assertEquals("{\"name\":\"blosc\",\"configuration\":{\"typesize\":1,\"cname\":\"lz4\",\"clevel\":5,\"shuffle\":\"bitshuffle\",\"blocksize\":0}}",
         Json.compact(ofBytes.codecs().get(1).toMetadata().toJson()), "zarr-python's rule: bitshuffle for one-byte elements");
   }
