@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.zarrow.ArraySpec;
 import dev.zarrow.error.ZarrException;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
@@ -133,21 +134,16 @@ final class CodecSpecs {
     if (parts.length > 3) {
       throw new IllegalArgumentException("--codec " + spec + ": blosc takes at most CNAME:CLEVEL:SHUFFLE");
     }
-    ObjectNode config = NODES.objectNode();
-    config.put("cname", parts.length > 0 ? parts[0] : "lz4");
     int clevel = parts.length > 1 ? integer(parts[1], spec) : 5;
     if (clevel < 0 || clevel > 9) {
       throw new IllegalArgumentException("--codec " + spec + ": blosc's level is 0..9, got " + clevel);
     }
-    config.put("clevel", clevel);
-    if (parts.length > 2) {
-      if (!List.of("noshuffle", "shuffle", "bitshuffle").contains(parts[2])) {
-        throw new IllegalArgumentException("--codec " + spec + ": blosc's shuffle is noshuffle, shuffle or bitshuffle, got '"
-            + parts[2] + "'");
-      }
-      config.put("shuffle", parts[2]);
+    String shuffle = parts.length > 2 ? parts[2] : null;
+    if (shuffle != null && !List.of("noshuffle", "shuffle", "bitshuffle").contains(shuffle)) {
+      throw new IllegalArgumentException("--codec " + spec + ": blosc's shuffle is noshuffle, shuffle or bitshuffle, got '"
+          + shuffle + "'");
     }
-    return NamedConfig.of("blosc", config.put("blocksize", 0));
+    return ArraySpec.blosc(parts.length > 0 ? parts[0] : "lz4", clevel, shuffle);
   }
 
   private static int integer(String text, String spec) {
