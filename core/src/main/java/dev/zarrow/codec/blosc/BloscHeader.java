@@ -117,10 +117,13 @@ public record BloscHeader(int version, int versionLz, int flags, int typesize, i
     return (flags & MEMCPYED) != 0;
   }
 
-  /** The shuffle the blocks carry, as c-blosc decides it: byte shuffle wins, and needs typesize &gt; 1. */
+  /**
+   * The shuffle the blocks carry, as c-blosc decides it: byte shuffle (which needs typesize &gt; 1) before
+   * bit shuffle (which needs a block of at least one element: see the decoder).
+   */
   BloscShuffle shuffle() {
-    if ((flags & DOSHUFFLE) != 0) {
-      return typesize > 1 ? BloscShuffle.SHUFFLE : BloscShuffle.NOSHUFFLE;
+    if ((flags & DOSHUFFLE) != 0 && typesize > 1) {
+      return BloscShuffle.SHUFFLE;
     }
     return (flags & DOBITSHUFFLE) != 0 ? BloscShuffle.BITSHUFFLE : BloscShuffle.NOSHUFFLE;
   }
