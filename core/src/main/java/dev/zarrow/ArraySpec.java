@@ -117,6 +117,20 @@ public final class ArraySpec {
     return NamedConfig.of("gzip", JsonNodeFactory.instance.objectNode().put("level", level));
   }
 
+  /**
+   * {@code blosc} with compressor {@code cname} ({@code lz4}, {@code lz4hc}, {@code zstd}, {@code zlib})
+   * at {@code clevel} (0-9) and {@code shuffle} ({@code noshuffle}, {@code shuffle}, {@code bitshuffle},
+   * or null for the data type's: bitshuffle for one-byte elements, else shuffle); the typesize is the
+   * element size, filled in when the array is created.
+   */
+  public static NamedConfig blosc(String cname, int clevel, String shuffle) {
+    ObjectNode config = JsonNodeFactory.instance.objectNode().put("cname", cname).put("clevel", clevel);
+    if (shuffle != null) {
+      config.put("shuffle", shuffle);
+    }
+    return NamedConfig.of("blosc", config.put("blocksize", 0));
+  }
+
   public static NamedConfig crc32c() {
     return NamedConfig.of("crc32c", null);
   }

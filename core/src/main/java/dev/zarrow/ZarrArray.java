@@ -58,7 +58,6 @@ public final class ZarrArray implements ZarrNode {
   private ZarrArray(Store store, String path, ArrayMetadata metadata, ZarrOptions options) {
     this.store = store;
     this.path = path;
-    this.metadata = metadata;
     this.options = options;
     String where = "array '" + path + "' (" + ZarrNode.metadataKey(path) + " in " + store.describe() + ")";
     try {
@@ -77,6 +76,9 @@ public final class ZarrArray implements ZarrNode {
               context.codecs(metadata.codecs()),
               new ChunkSpec(grid.chunkShape(), dataType, fillValue),
               context);
+      // Codec settings left to the data type (blosc's typesize) are stored filled in, as zarr-python does.
+      List<NamedConfig> codecs = pipeline.metadata(metadata.codecs());
+      this.metadata = codecs == metadata.codecs() ? metadata : metadata.withCodecs(codecs);
     } catch (ZarrException e) {
       throw e.withContext(where);
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.zarrow.ArraySpec;
 import dev.zarrow.error.ZarrException;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
@@ -25,6 +26,9 @@ import java.util.StringJoiner;
  * zstd             level 0, no checksum  zstd:LEVEL
  * gzip             level 5               gzip:LEVEL
  * transpose        (needs an order)      transpose:2,0,1
+ * blosc            lz4, level 5          blosc:CNAME[:CLEVEL[:SHUFFLE]], e.g. blosc:zstd:3:bitshuffle
+ *                  CNAME lz4, lz4hc, blosclz, zstd or zlib; SHUFFLE noshuffle, shuffle or bitshuffle,
+ *                  by default bitshuffle for 1-byte elements, else shuffle; typesize is the element size
  * crc32c, vlen-utf8, vlen-bytes, ...     no configuration
  * zep7             not a codec: the place of the serializer left empty, so that string and binary
  *                  chunks take the ZEP7 layout (offsets, padding, data); see {@link #ZEP7}
@@ -101,6 +105,9 @@ final class CodecSpecs {
       case "gzip" -> {
         return NamedConfig.of(name, config.put("level", args == null ? 5 : integer(args, s)));
       }
+      case "blosc" -> {
+        return blosc(args, s);
+      }
       case "transpose" -> {
         if (args == null || args.isEmpty()) {
           throw new IllegalArgumentException("--codec " + s + ": transpose needs an order, e.g. transpose:1,0");
@@ -119,6 +126,24 @@ final class CodecSpecs {
         return NamedConfig.of(name, null);
       }
     }
+  }
+
+  /** {@code blosc[:CNAME[:CLEVEL[:SHUFFLE]]]}; what is left out is zarr-python 2's default or the data type's. */
+  private static NamedConfig blosc(String args, String spec) {
+    String[] parts = args == null ? new String[0] : args.split(":", -1);
+    if (parts.length > 3) {
+      throw new IllegalArgumentException("--codec " + spec + ": blosc takes at most CNAME:CLEVEL:SHUFFLE");
+    }
+    int clevel = parts.length > 1 ? integer(parts[1], spec) : 5;
+    if (clevel < 0 || clevel > 9) {
+      throw new IllegalArgumentException("--codec " + spec + ": blosc's level is 0..9, got " + clevel);
+    }
+    String shuffle = parts.length > 2 ? parts[2] : null;
+    if (shuffle != null && !List.of("noshuffle", "shuffle", "bitshuffle").contains(shuffle)) {
+      throw new IllegalArgumentException("--codec " + spec + ": blosc's shuffle is noshuffle, shuffle or bitshuffle, got '"
+          + shuffle + "'");
+    }
+    return ArraySpec.blosc(parts.length > 0 ? parts[0] : "lz4", clevel, shuffle);
   }
 
   private static int integer(String text, String spec) {
@@ -171,6 +196,11 @@ final class CodecSpecs {
     }
     if (name.equals("gzip") && c.size() == 1 && c.path("level").isInt()) {
       return "gzip:" + c.get("level").intValue();
+    }
+    if (name.equals("blosc") && c.path("cname").isTextual() && c.path("clevel").isInt() && c.path("blocksize").asInt(-1) == 0
+        && c.path("shuffle").isTextual() && c.size() == (c.has("typesize") ? 5 : 4)) {
+      // typesize is the element size when zarrow or zarr-python wrote it: not part of the short form
+      return "blosc:" + c.get("cname").asText() + ":" + c.get("clevel").intValue() + ":" + c.get("shuffle").asText();
     }
     if (name.equals("transpose") && c.size() == 1 && c.path("order").isArray()) {
       StringJoiner order = new StringJoiner(",");

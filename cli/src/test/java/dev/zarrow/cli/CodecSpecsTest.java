@@ -34,6 +34,21 @@ class CodecSpecsTest {
   }
 
   @Test
+  void blosc() {
+    assertEquals("{\"name\":\"blosc\",\"configuration\":{\"cname\":\"lz4\",\"clevel\":5,\"blocksize\":0}}", parsed("blosc"));
+    assertEquals("{\"name\":\"blosc\",\"configuration\":{\"cname\":\"zstd\",\"clevel\":5,\"blocksize\":0}}", parsed("blosc:zstd"));
+    assertEquals("{\"name\":\"blosc\",\"configuration\":{\"cname\":\"lz4hc\",\"clevel\":9,\"blocksize\":0}}", parsed("blosc:lz4hc:9"));
+    assertEquals("{\"name\":\"blosc\",\"configuration\":{\"cname\":\"zlib\",\"clevel\":1,\"shuffle\":\"bitshuffle\",\"blocksize\":0}}",
+        parsed("blosc:zlib:1:bitshuffle"));
+    for (String bad : List.of("blosc:lz4:x", "blosc:lz4:10", "blosc:lz4:5:byte", "blosc:lz4:5:shuffle:0")) {
+      assertThrows(IllegalArgumentException.class, () -> CodecSpecs.parse(List.of(bad)), bad);
+    }
+    String stored = "{\"name\":\"blosc\",\"configuration\":{\"typesize\":4,\"cname\":\"lz4\",\"clevel\":5,\"shuffle\":\"shuffle\",\"blocksize\":0}}";
+    assertEquals("blosc:lz4:5:shuffle", CodecSpecs.format(CodecSpecs.parse(List.of(stored)).get(0)));
+    assertEquals("blosc:zstd:3:noshuffle", CodecSpecs.format(CodecSpecs.parse(List.of("blosc:zstd:3:noshuffle")).get(0)));
+  }
+
+  @Test
   void jsonForms() {
     assertEquals("{\"name\":\"zstd\",\"configuration\":{\"level\":1,\"checksum\":true}}",
         parsed("{\"name\":\"zstd\",\"configuration\":{\"level\":1,\"checksum\":true}}"));

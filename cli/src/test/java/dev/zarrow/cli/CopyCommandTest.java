@@ -115,6 +115,24 @@ class CopyCommandTest {
   }
 
   @Test
+  void bloscWithTheTypesizeOfTheElements(BufferAllocator allocator) throws Exception {
+    write(allocator);
+    Path dst = dir.resolve("dst");
+    Cli.Result r = Cli.run("copy", src(), "g/x", dst, "b", "--codec", "blosc:zstd:3:bitshuffle");
+    assertEquals(0, r.exit(), r.toString());
+    assertEquals("[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}},{\"name\":\"blosc\",\"configuration\":"
+        + "{\"typesize\":8,\"cname\":\"zstd\",\"clevel\":3,\"shuffle\":\"bitshuffle\",\"blocksize\":0}}]",
+        Json.compact(metadata(dst, "b").get("codecs")));
+    assertEquals(cat(src(), "g/x"), cat(dst, "b"));
+    assertEquals(0, Cli.run("check", dst).exit());
+    assertEquals(0, Cli.run("copy", src(), "g/x", dst, "b2", "--codec", "blosc").exit());
+    assertEquals(cat(src(), "g/x"), cat(dst, "b2"));
+    Cli.Result snappy = Cli.run("copy", src(), "g/x", dst, "s", "--codec", "blosc:snappy");
+    assertEquals(2, snappy.exit(), snappy.toString()); // codecs are checked before anything is written
+    assertTrue(snappy.err().contains("snappy"), snappy.err());
+  }
+
+  @Test
   void withoutASerializerTheDefaultComesFirst(BufferAllocator allocator) throws Exception {
     write(allocator);
     Path dst = dir.resolve("dst");

@@ -30,6 +30,11 @@ public non-sealed interface ArrayToBytesCodec extends Codec {
    */
   FieldVector decode(ByteBuffer bytes, ChunkSpec spec, BufferAllocator allocator);
 
+  /** This codec completed for chunks of {@code spec}, as {@link BytesToBytesCodec#bind} (sharding binds its inner codecs). */
+  default ArrayToBytesCodec bind(ChunkSpec spec) {
+    return this;
+  }
+
   /**
    * True when the encoding of a chunk of {@code spec} is exactly the data buffer of its fixed-width
    * Arrow vector, element after element (little-endian {@code bytes} of numbers): decoders may then

@@ -34,6 +34,15 @@ public non-sealed interface BytesToBytesCodec extends Codec {
     target.put(target.position(), decoded, decoded.position(), size);
   }
 
+  /**
+   * This codec completed for the chunks of {@code spec} (the spec its bytes serialize): what the
+   * configuration leaves to the data type is filled in, as zarr-python's {@code evolve_from_array_spec}
+   * does (blosc's typesize). A pipeline binds its codecs once, and arrays store the bound metadata.
+   */
+  default BytesToBytesCodec bind(ChunkSpec spec) {
+    return this;
+  }
+
   /** The encoded size for a decoded size, when this codec's output size is fixed (crc32c adds 4). */
   default OptionalLong encodedSize(long decodedSize) {
     return OptionalLong.empty();

@@ -32,6 +32,8 @@ public final class CodecPipeline {
   private final boolean rawLayout; // the bytes->bytes codecs' output is the chunk's Arrow data buffer
   private final ChunkSpec spec;
   private final CodecOptions options;
+  private final List<Codec> declared; // the chain as given
+  private final List<Codec> bound; // the chain bound to the spec (see BytesToBytesCodec.bind), same order
 
   private CodecPipeline(List<Codec> codecs, ChunkSpec spec, CodecContext context) {
     this.spec = spec;
@@ -42,6 +44,7 @@ public final class CodecPipeline {
     ArrayToBytesCodec a2b = null;
     List<BytesToBytesCodec> b2b = new ArrayList<>();
     ChunkSpec current = spec;
+    List<Codec> chain = new ArrayList<>();
     for (Codec codec : codecs) {
       if (codec instanceof ArrayToArrayCodec c) {
         if (a2b != null) {
@@ -50,11 +53,13 @@ public final class CodecPipeline {
         specs.add(current);
         current = c.encodedSpec(current);
         a2a.add(c);
+        chain.add(c);
       } else if (codec instanceof ArrayToBytesCodec c) {
         if (a2b != null) {
           throw new CodecException("two array->bytes codecs: " + a2b.name() + " and " + c.name());
         }
-        a2b = c;
+        a2b = c.bind(current);
+        chain.add(a2b);
       } else {
         BytesToBytesCodec c = (BytesToBytesCodec) codec;
         if (a2b == null) {
@@ -63,7 +68,9 @@ public final class CodecPipeline {
           }
           a2b = implicitSerializer(implicit.get(), context);
         }
-        b2b.add(c);
+        BytesToBytesCodec b = c.bind(current);
+        b2b.add(b);
+        chain.add(b);
       }
     }
     if (a2b == null) {
@@ -85,6 +92,8 @@ public final class CodecPipeline {
     }
     this.encodedSize = size.orElse(-1);
     this.rawLayout = a2a.isEmpty() && a2b.isArrowLayout(current);
+    this.declared = List.copyOf(codecs);
+    this.bound = List.copyOf(chain);
   }
 
   /**
@@ -117,6 +126,31 @@ public final class CodecPipeline {
 
   public List<BytesToBytesCodec> bytesCodecs() {
     return bytesCodecs;
+  }
+
+  /** The chain as bound to the spec (without an implicit serializer): what encodes and decodes. */
+  public List<Codec> codecs() {
+    return bound;
+  }
+
+  /**
+   * The {@code codecs} metadata of the bound chain: {@code metadata} (the entries the chain was made from,
+   * in order) with the entries of codecs that binding completed replaced; {@code metadata} itself when
+   * binding changed nothing.
+   */
+  public List<NamedConfig> metadata(List<NamedConfig> metadata) {
+    if (metadata.size() != bound.size()) {
+      throw new IllegalArgumentException(metadata.size() + " codec entries for a chain of " + bound.size());
+    }
+    List<NamedConfig> out = new ArrayList<>(metadata);
+    boolean changed = false;
+    for (int i = 0; i < bound.size(); i++) {
+      if (bound.get(i) != declared.get(i)) {
+        out.set(i, bound.get(i).toMetadata());
+        changed = true;
+      }
+    }
+    return changed ? List.copyOf(out) : metadata;
   }
 
   /** The size of every encoded chunk when it is fixed (no compression, fixed-size type), else empty. */

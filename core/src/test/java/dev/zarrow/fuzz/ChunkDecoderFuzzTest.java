@@ -2,6 +2,9 @@ package dev.zarrow.fuzz;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.zarrow.codec.CodecOptions;
+import dev.zarrow.codec.blosc.BloscCodec;
+import dev.zarrow.codec.blosc.BloscCompressor;
+import dev.zarrow.codec.blosc.BloscShuffle;
 import dev.zarrow.codec.core.GzipCodec;
 import dev.zarrow.codec.core.ZstdCodec;
 import java.util.List;
@@ -109,10 +112,21 @@ class ChunkDecoderFuzzTest {
         shape, "[{\"name\":\"arrow\"}]");
   }
 
+  /**
+   * Blosc: the chunk's header decides compressor, shuffle, split and typesize, so one target reads them
+   * all; its seeds add c-blosc's chunks of every compressor to the pipeline's own (SeedCorpus). Kept out
+   * of {@link #TARGETS} so that their seeds come from a random source of their own.
+   */
+  static final ChunkTarget BLOSC = ChunkTarget.of("blosc", "\"uint16\"", new int[] {2048},
+      "[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}},{\"name\":\"blosc\",\"configuration\":"
+          + "{\"typesize\":2,\"cname\":\"lz4\",\"clevel\":5,\"shuffle\":\"shuffle\",\"blocksize\":1024}}]");
+
   /** A cap small enough that a fuzzer can cross it. */
   static final long CAP = 1 << 16;
   static final BytesTarget ZSTD_UNKNOWN_SIZE = new BytesTarget("zstdUnknownSize", new ZstdCodec(0, false), CAP);
   static final BytesTarget GZIP_UNKNOWN_SIZE = new BytesTarget("gzipUnknownSize", new GzipCodec(6), CAP);
+  static final BytesTarget BLOSC_UNKNOWN_SIZE = new BytesTarget("bloscUnknownSize",
+      BloscCodec.of(BloscCompressor.ZSTD, 3, BloscShuffle.BITSHUFFLE, 4, 0, Runnable::run), CAP);
 
   @FuzzTest
   void bytesInt8(byte[] input) {
@@ -262,6 +276,16 @@ class ChunkDecoderFuzzTest {
   @FuzzTest
   void gzipUnknownSize(byte[] input) {
     GZIP_UNKNOWN_SIZE.run(input);
+  }
+
+  @FuzzTest
+  void blosc(byte[] input) {
+    BLOSC.run(input);
+  }
+
+  @FuzzTest
+  void bloscUnknownSize(byte[] input) {
+    BLOSC_UNKNOWN_SIZE.run(input);
   }
 
   @AfterAll

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.luben.zstd.ZstdCompressCtx;
+import com.scalableminds.bloscjava.Blosc;
 import dev.zarrow.ArraySpec;
 import dev.zarrow.Zarr;
 import dev.zarrow.dtype.FixedType;
@@ -50,6 +51,10 @@ public final class SeedCorpus {
       write("ChunkDecoderFuzzTest", target.name(), target.seeds(random));
     }
     write("ChunkDecoderFuzzTest", "zstdUnknownSize", zstdFrames(random));
+    List<byte[]> blosc = ChunkDecoderFuzzTest.BLOSC.seeds(new Random(18));
+    blosc.addAll(cBloscChunks(4096, new Random(18)));
+    write("ChunkDecoderFuzzTest", "blosc", blosc);
+    write("ChunkDecoderFuzzTest", "bloscUnknownSize", cBloscChunks(3000, new Random(19)));
     write("ChunkDecoderFuzzTest", "gzipUnknownSize", gzipStreams(random));
     write("MetadataFuzzTest", "zarrJson", metadata());
     List<byte[]> fields = new ArrayList<>();
@@ -72,6 +77,33 @@ public final class SeedCorpus {
       Files.write(dir.resolve(String.format("seed-%02d", i)), seeds.get(i));
     }
     System.out.println(dir + ": " + seeds.size() + " seeds");
+  }
+
+  /**
+   * Chunks of {@code size} bytes (smooth and noisy) as c-blosc writes them (blosc-java): every compressor
+   * and shuffle, typesizes 2 and 4, split blocks and whole ones, one block and several, and copies.
+   */
+  private static List<byte[]> cBloscChunks(int size, Random random) {
+    List<byte[]> out = new ArrayList<>();
+    for (Blosc.Compressor c : Blosc.Compressor.values()) {
+      for (Blosc.Shuffle s : Blosc.Shuffle.values()) {
+        byte[] data = new byte[size];
+        if (s == Blosc.Shuffle.NO_SHUFFLE) {
+          random.nextBytes(data);
+          for (int i = 0; i < size; i += 3) {
+            data[i] = 0;
+          }
+        } else {
+          for (int i = 0; i < size; i++) {
+            data[i] = (byte) (i % 2 == 0 ? i / 37 : random.nextInt(3));
+          }
+        }
+        int typesize = s == Blosc.Shuffle.BIT_SHUFFLE ? 4 : 2;
+        out.add(Blosc.compress(data, typesize, c, 5, s, c == Blosc.Compressor.ZSTD ? 1024 : 0, 1));
+      }
+    }
+    out.add(Blosc.compress(new byte[size], 2, Blosc.Compressor.LZ4, 0, Blosc.Shuffle.BYTE_SHUFFLE, 0, 1));
+    return out;
   }
 
   private static List<byte[]> zstdFrames(Random random) {

@@ -1,6 +1,8 @@
 package dev.zarrow.codec.sharding;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.error.CodecException;
 import dev.zarrow.error.MetadataException;
@@ -104,6 +106,38 @@ public final class ShardingCodec implements ArrayToBytesCodec {
   @Override
   public void validate(ChunkSpec spec) {
     layout(spec);
+  }
+
+  /** The inner and index codecs bound to their specs, so that the metadata carries what binding filled in. */
+  @Override
+  public ShardingCodec bind(ChunkSpec spec) {
+    ShardLayout l = layout(spec);
+    if (same(l.inner.codecs(), codecs) && same(l.index.codecs(), indexCodecs)) {
+      return this;
+    }
+    ObjectNode config = metadata.config().deepCopy();
+    config.set("codecs", json(l.inner.metadata(Factory.codecList(config.get("codecs"), "codecs"))));
+    config.set("index_codecs", json(l.index.metadata(Factory.codecList(config.get("index_codecs"), "index_codecs"))));
+    return new ShardingCodec(metadata.withConfiguration(config), chunkShape, l.inner.codecs(), l.index.codecs(),
+        indexLocation, context);
+  }
+
+  private static ArrayNode json(List<NamedConfig> codecs) {
+    ArrayNode out = JsonNodeFactory.instance.arrayNode();
+    codecs.forEach(c -> out.add(c.toJson()));
+    return out;
+  }
+
+  private static boolean same(List<Codec> a, List<Codec> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (a.get(i) != b.get(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private Executor executor(ShardLayout l, int tasks) {
@@ -386,7 +420,7 @@ public final class ShardingCodec implements ArrayToBytesCodec {
       return out;
     }
 
-    private static List<NamedConfig> codecList(JsonNode node, String member) {
+    static List<NamedConfig> codecList(JsonNode node, String member) {
       if (node == null || !node.isArray()) {
         throw new MetadataException("/configuration/" + member + ": codec " + NAME + " needs an array of codecs");
       }

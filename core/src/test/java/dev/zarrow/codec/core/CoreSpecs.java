@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /** Chunk specs of the core data types in a spread of shapes, for codec contracts. */
-final class CoreSpecs {
+public final class CoreSpecs {
   private CoreSpecs() {}
 
   /** Every core type (and r24) with its default fill value. */
@@ -38,7 +38,7 @@ final class CoreSpecs {
   }
 
   /** Every type in every shape of {@link #SHAPES}, plus a few larger chunks. */
-  static List<ChunkSpec> all() {
+  public static List<ChunkSpec> all() {
     List<ChunkSpec> out = of(t -> true, SHAPES);
     out.add(new ChunkSpec(new int[] {64, 33}, FixedType.FLOAT32, fill(FixedType.FLOAT32)));
     out.add(new ChunkSpec(new int[] {5000}, FixedType.INT64, fill(FixedType.INT64)));
@@ -48,7 +48,7 @@ final class CoreSpecs {
   }
 
   /** A fill value that is not all zero bytes, so that fill handling is visible. */
-  static FillValue fill(DataType type) {
+  public static FillValue fill(DataType type) {
     byte[] bytes = new byte[type.byteWidth()];
     for (int i = 0; i < bytes.length; i++) {
       bytes[i] = (byte) (0x11 * (i + 1));

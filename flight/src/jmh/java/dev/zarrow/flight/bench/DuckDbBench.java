@@ -1,7 +1,6 @@
 package dev.zarrow.flight.bench;
 
 import dev.zarrow.ZarrGroup;
-import dev.zarrow.bench.BenchSupport;
 import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.table.TableReader;
 import java.nio.file.Path;
@@ -57,7 +56,7 @@ public class DuckDbBench {
 
   @Setup(Level.Trial)
   public void setUp() throws Exception {
-    dir = BenchSupport.tempDir("duckdb");
+    dir = FlightBenchSupport.tempDir("duckdb");
     allocator = new RootAllocator();
     store = FileSystemStore.open(dir.resolve("store"));
     group = BenchTable.write(store, "t", ROWS, allocator);
@@ -78,7 +77,7 @@ public class DuckDbBench {
     duck.close();
     store.close();
     allocator.close();
-    BenchSupport.delete(dir);
+    FlightBenchSupport.delete(dir);
   }
 
   private ArrowArrayStream register() {
@@ -89,7 +88,7 @@ public class DuckDbBench {
   }
 
   @Benchmark
-  public long zarrow(BenchSupport.Throughput throughput) throws Exception {
+  public long zarrow(FlightBenchSupport.Throughput throughput) throws Exception {
     try (ArrowArrayStream stream = register()) {
       throughput.add(tableBytes);
       return run(String.format(QUERY, "t"));
@@ -97,7 +96,7 @@ public class DuckDbBench {
   }
 
   @Benchmark
-  public long parquet(BenchSupport.Throughput throughput) throws Exception {
+  public long parquet(FlightBenchSupport.Throughput throughput) throws Exception {
     throughput.add(tableBytes);
     return run(String.format(QUERY, "read_parquet('" + parquet + "')"));
   }

@@ -1,7 +1,6 @@
 package dev.zarrow.flight.bench;
 
 import dev.zarrow.ZarrGroup;
-import dev.zarrow.bench.BenchSupport;
 import dev.zarrow.flight.ZarrFlightProducer;
 import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.table.TableReader;
@@ -86,7 +85,7 @@ public class FlightBench {
 
   @Setup(Level.Trial)
   public void setUp() throws Exception {
-    dir = BenchSupport.tempDir("flight");
+    dir = FlightBenchSupport.tempDir("flight");
     allocator = new RootAllocator();
     store = FileSystemStore.open(dir);
     ZarrGroup group = BenchTable.write(store, "t", ROWS, allocator);
@@ -98,23 +97,23 @@ public class FlightBench {
     memoryClient = FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", memoryServer.getPort())).build();
     zarrowEndpoints = zarrowClient.getInfo(FlightDescriptor.path("t")).getEndpoints();
     memoryEndpoints = memory.endpoints();
-    pool = BenchSupport.pool(streams);
+    pool = FlightBenchSupport.pool(streams);
   }
 
   @TearDown(Level.Trial)
   public void tearDown() throws Exception {
     pool.shutdownNow();
     AutoCloseables.close(zarrowClient, memoryClient, zarrowServer, memoryServer, zarrow, memory, store, allocator);
-    BenchSupport.delete(dir);
+    FlightBenchSupport.delete(dir);
   }
 
   @Benchmark
-  public void zarrow(BenchSupport.Throughput throughput) throws Exception {
+  public void zarrow(FlightBenchSupport.Throughput throughput) throws Exception {
     throughput.add(fetchAll(zarrowClient, zarrowEndpoints));
   }
 
   @Benchmark
-  public void memory(BenchSupport.Throughput throughput) throws Exception {
+  public void memory(FlightBenchSupport.Throughput throughput) throws Exception {
     throughput.add(fetchAll(memoryClient, memoryEndpoints));
   }
 
