@@ -59,6 +59,11 @@ class FlightRoundTripTest {
     List<DynamicTest> tests = new ArrayList<>();
     for (Path stream : GoldStreams.roundTrippableStreams()) { // the others: see ExportRoundTripTest
       String name = GoldStreams.caseName(stream);
+      if (GoldStreams.REPEATED_NAMES.contains(name)) {
+        // Arrow Java's FlightStream loads batches with its VectorLoader, which merges struct children
+        // that repeat a name, on either side of the wire: a limit of Flight in Java (README, Flight).
+        continue;
+      }
       tests.add(DynamicTest.dynamicTest(name, () -> ArrowJsonFiles.withAllocator(a -> roundTrip("gold/" + name, Files.readAllBytes(stream), a))));
     }
     return tests;
