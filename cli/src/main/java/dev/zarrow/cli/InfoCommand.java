@@ -24,7 +24,7 @@ final class InfoCommand extends ZarrowCommand {
   @Parameters(index = "0", paramLabel = "STORE", description = "The store: a directory, http(s)://, s3://BUCKET/PREFIX, a .zip archive or memory:.")
   String store;
 
-  @Parameters(index = "1", paramLabel = "PATH", defaultValue = "", description = "The node's path (default: the root).")
+  @Parameters(index = "1", arity = "0..1", paramLabel = "PATH", defaultValue = "", description = "The node's path (default: the root).")
   String path;
 
   @Override
