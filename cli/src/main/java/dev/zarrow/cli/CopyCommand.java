@@ -153,9 +153,27 @@ final class CopyCommand extends ZarrowCommand {
     if (problem != null) {
       throw usage(problem);
     }
-    ArrayMetadata metadata = layout.applyTo(in.metadata());
+    ArrayMetadata metadata;
+    try {
+      metadata = layout.applyTo(in.metadata());
+    } catch (ZarrException e) { // a limit of the format, e.g. a chunk of more than 2^31 - 1 elements
+      throw usage(given() + ": " + Main.oneLine(e.getMessage()));
+    }
     refuseUnfit(metadata, in, options);
     return metadata;
+  }
+
+  /** The options that change the layout, as given, for messages. */
+  private String given() {
+    StringBuilder given = new StringBuilder();
+    codecs.forEach(c -> given.append(given.length() == 0 ? "" : " ").append("--codec ").append(c));
+    if (chunks != null) {
+      given.append(given.length() == 0 ? "" : " ").append("--chunks ").append(chunks);
+    }
+    if (shards != null) {
+      given.append(given.length() == 0 ? "" : " ").append("--shards ").append(shards);
+    }
+    return given.toString();
   }
 
   /**
@@ -169,15 +187,7 @@ final class CopyCommand extends ZarrowCommand {
       ChunkGrid grid = ChunkGrid.parse(metadata.chunkGrid(), metadata.rank());
       CodecPipeline.of(context.codecs(metadata.codecs()), new ChunkSpec(grid.chunkShape(), in.dataType(), in.fillValue()), context);
     } catch (ZarrException e) {
-      StringBuilder given = new StringBuilder();
-      codecs.forEach(c -> given.append(given.length() == 0 ? "" : " ").append("--codec ").append(c));
-      if (chunks != null) {
-        given.append(given.length() == 0 ? "" : " ").append("--chunks ").append(chunks);
-      }
-      if (shards != null) {
-        given.append(given.length() == 0 ? "" : " ").append("--shards ").append(shards);
-      }
-      throw usage(given + ": not usable for " + in.dataType().name() + " [" + in.path() + "]: " + Main.oneLine(e.getMessage()));
+      throw usage(given() + ": not usable for " + in.dataType().name() + " [" + in.path() + "]: " + Main.oneLine(e.getMessage()));
     }
   }
 

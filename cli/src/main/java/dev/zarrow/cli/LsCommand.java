@@ -109,25 +109,8 @@ final class LsCommand extends ZarrowCommand {
     ArrayNode codecs = node.putArray("codecs");
     layout.codecs().forEach(c -> codecs.add(c.toJson()));
     StoredKeys keys = StoredKeys.of(array);
-    if (layout.shards() == null) {
-      node.put("grid_chunks", InfoCommand.gridChunks(array));
-      node.put("stored_chunks", keys.chunks().size());
-    } else {
-      // A stored key is a shard. Which of its inner chunks are stored is in its index, not read here.
-      node.put("grid_shards", InfoCommand.gridChunks(array));
-      node.put("stored_shards", keys.chunks().size());
-      node.put("grid_chunks", innerGridChunks(array.shape(), layout.chunks()));
-    }
+    InfoCommand.putCounts(node, array, keys);
     node.put("stored_bytes", keys.chunkBytes(array.store()));
-  }
-
-  /** The number of inner chunks that cover {@code shape}. */
-  private static java.math.BigInteger innerGridChunks(long[] shape, int[] chunks) {
-    java.math.BigInteger n = java.math.BigInteger.ONE;
-    for (int i = 0; i < shape.length; i++) {
-      n = n.multiply(java.math.BigInteger.valueOf((shape[i] + chunks[i] - 1) / chunks[i]));
-    }
-    return n;
   }
 
   private void printTree(List<Row> rows) {

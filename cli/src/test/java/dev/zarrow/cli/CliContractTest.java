@@ -84,6 +84,19 @@ class CliContractTest {
     assertTrue(huge.errLines().get(0).contains("is not in 1..2147483647"), huge.toString());
     Cli.Result word = copy("numbers/grid", "--chunks", "ten,1");
     assertTrue(word.errLines().get(0).endsWith("'ten' is not an integer"), word.toString());
+    // Sizes in range whose product is not: the format's limit, as a mistake of the option.
+    Cli.Result product = copy("numbers/grid", "--chunks", "100000,100000");
+    assertEquals(2, product.exit(), product.toString());
+    assertTrue(product.errLines().get(0).startsWith("zarrow: --chunks 100000,100000: ")
+        && product.errLines().get(0).contains("exceeds 2^31 - 1 elements"), product.toString());
+    assertFalse(Files.exists(dir.resolve("out")), product.toString());
+    // import's row counts the same way.
+    Path table = dir.resolve("t.arrows");
+    assertEquals(0, Cli.run("export", demo, "numbers/counts", table).exit());
+    Cli.Result rows = Cli.run("import", table, dir.resolve("out"), "t", "--chunk-rows", "3000000000");
+    assertEquals(2, rows.exit(), rows.toString());
+    assertEquals("zarrow: --chunk-rows 3000000000: is more than 2147483647, the most rows a chunk or shard can have",
+        rows.errLines().get(0));
   }
 
   @Test
@@ -147,6 +160,9 @@ class CliContractTest {
     assertEquals(4, json.get("stored_shards").asInt(), json.toString());
     assertEquals(64, json.get("grid_chunks").asInt(), json.toString()); // 8 x 8 inner chunks of 8 x 8
     assertFalse(json.has("stored_chunks"), json.toString());
+    JsonNode info = Json.parse(Cli.run("info", demo, "numbers/sharded").out(), "info").get("summary");
+    assertEquals("{\"data_type\":\"int32\",\"grid_shards\":4,\"stored_shards\":4,\"grid_chunks\":64,\"stored_bytes\":"
+        + sizeOfShards() + ",\"ignored_keys\":0}", Json.compact(info));
   }
 
   private long sizeOfShards() {
