@@ -69,8 +69,9 @@ final class CheckCommand extends ZarrowCommand {
     int problems = summary.get("problems").size();
     long unchecked = summary.get("only_decoded").asLong();
     if (unchecked > 0) {
-      err().println("zarrow: check: " + unchecked + " of " + summary.get("chunks").asLong()
-          + " chunks have no checksum (no crc32c in their codecs): decoded, not verified");
+      err().println("zarrow: check: " + unchecked + " of " + summary.get("chunks").asLong() + (main.noVerifyChecksums
+          ? " chunks decoded, their checksums not verified (--no-verify-checksums)"
+          : " chunks have no checksum (no crc32c in their codecs): decoded, not verified"));
     }
     if (problems > 0) {
       err().println("zarrow: check found " + problems + (problems == 1 ? " problem" : " problems"));

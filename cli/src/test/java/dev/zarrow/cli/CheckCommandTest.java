@@ -168,6 +168,8 @@ class CheckCommandTest {
 
     Cli.Result unverified = Cli.run("check", dir, "--no-verify-checksums");
     assertEquals(0, Json.parse(unverified.out(), "check output").get("checksummed").asInt(), unverified.toString());
+    assertEquals(List.of("zarrow: check: 7 of 7 chunks decoded, their checksums not verified (--no-verify-checksums)"),
+        unverified.errLines());
   }
 
   @Test
