@@ -47,8 +47,9 @@ import picocli.CommandLine.Parameters;
     name = "check",
     description = {
       "Decode and verify every stored chunk of every array below PATH.",
-      "Prints {\"arrays\",\"chunks\",\"bytes\",\"problems\":[{\"key\",\"error\"}],\"ignored_keys\"}; exit 3 when"
-          + " any problem is found."
+      "Prints {\"arrays\",\"chunks\",\"checksummed\",\"only_decoded\",\"bytes\",\"problems\":[{\"key\",\"error\"}],"
+          + "\"ignored_keys\"}: checksummed chunks were verified by crc32c over all their bytes (a shard: its inner"
+          + " chunks and its index), only_decoded ones have no checksum. Exit 3 when any problem is found."
     })
 final class CheckCommand extends ZarrowCommand {
   @Parameters(index = "0", paramLabel = "STORE", description = "The store: a directory, http(s)://, s3://BUCKET/PREFIX, a .zip archive or memory:.")
