@@ -10,6 +10,7 @@ import dev.zarrow.error.ZarrException;
 import dev.zarrow.ZarrGroup;
 import dev.zarrow.ZarrNode;
 import dev.zarrow.ZarrOptions;
+import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.store.ByteSource;
 import dev.zarrow.store.Store;
 import java.nio.ByteBuffer;
@@ -29,8 +30,14 @@ import picocli.CommandLine.Parameters;
  * {@code zarrow check STORE [PATH]}: reads every {@code zarr.json} below PATH and decodes every stored
  * chunk of every array (checksums, sizes, and whatever structure the codecs verify: shard indexes,
  * offsets, IPC), then prints
- * {@code {"arrays": N, "chunks": N, "bytes": N, "problems": [{"key": K, "error": E}], "ignored_keys": [K]}}.
- * {@code bytes} is the stored size of the chunks decoded. {@code ignored_keys} are keys no reader looks
+ * {@code {"arrays": N, "chunks": N, "checksummed": N, "only_decoded": N, "bytes": N, "problems": [{"key": K,
+ * "error": E}], "ignored_keys": [K]}}. {@code chunks} counts stored chunk keys (a shard is one) and
+ * {@code bytes} their stored size. Of them, {@code checksummed} were verified by a checksum: crc32c
+ * covers every one of their bytes (the array's codec chain has {@code crc32c}; for a shard, both its
+ * inner chunks' chain and its index's chain have one, so that a flipped byte anywhere in it is caught)
+ * and checksums are verified (not {@code --no-verify-checksums}). The others, {@code only_decoded},
+ * were only decoded: a flipped byte in them can decode to other values unnoticed, so stderr says how
+ * many there are. {@code ignored_keys} are keys no reader looks
  * at (under an array but not a chunk of its grid; under a group but in no node): listed, not problems.
  * What an interrupted write left ({@link NodeWriter}: a node being written or set aside, hidden
  * beside its path; keys below a write-in-place marker) is a problem, named by its key. Exit code 3
@@ -40,14 +47,15 @@ import picocli.CommandLine.Parameters;
     name = "check",
     description = {
       "Decode and verify every stored chunk of every array below PATH.",
-      "Prints {\"arrays\",\"chunks\",\"bytes\",\"problems\":[{\"key\",\"error\"}],\"ignored_keys\"}; exit 3 when"
-          + " any problem is found."
+      "Prints {\"arrays\",\"chunks\",\"checksummed\",\"only_decoded\",\"bytes\",\"problems\":[{\"key\",\"error\"}],"
+          + "\"ignored_keys\"}: checksummed chunks were verified by crc32c over all their bytes (a shard: its inner"
+          + " chunks and its index), only_decoded ones have no checksum. Exit 3 when any problem is found."
     })
 final class CheckCommand extends ZarrowCommand {
   @Parameters(index = "0", paramLabel = "STORE", description = "The store: a directory, http(s)://, s3://BUCKET/PREFIX, a .zip archive or memory:.")
   String store;
 
-  @Parameters(index = "1", paramLabel = "PATH", defaultValue = "", description = "Where to start (default: the root).")
+  @Parameters(index = "1", arity = "0..1", paramLabel = "PATH", defaultValue = "", description = "Where to start (default: the root).")
   String path;
 
   @Override
@@ -60,12 +68,20 @@ final class CheckCommand extends ZarrowCommand {
     }
     printJson(summary);
     int problems = summary.get("problems").size();
+    long unchecked = summary.get("only_decoded").asLong();
+    if (unchecked > 0) {
+      err().println("zarrow: check: " + unchecked + " of " + summary.get("chunks").asLong() + (main.noVerifyChecksums
+          ? " chunks decoded, their checksums not verified (--no-verify-checksums)"
+          : " chunks have no checksum (no crc32c in their codecs): decoded, not verified"));
+    }
     if (problems > 0) {
       err().println("zarrow: check found " + problems + (problems == 1 ? " problem" : " problems"));
       return Main.DATA_ERROR;
     }
     return Main.OK;
   }
+
+  private static final String CRC32C = "crc32c";
 
   private record Problem(String key, String error) {}
 
@@ -80,6 +96,8 @@ final class CheckCommand extends ZarrowCommand {
     ObjectNode out = JsonNodeFactory.instance.objectNode();
     out.put("arrays", walk.arrays);
     out.put("chunks", walk.chunks.get());
+    out.put("checksummed", walk.checksummed.get());
+    out.put("only_decoded", walk.chunks.get() - walk.checksummed.get());
     out.put("bytes", walk.bytes.get());
     ArrayNode problems = out.putArray("problems");
     for (Problem p : walk.problems) {
@@ -96,6 +114,7 @@ final class CheckCommand extends ZarrowCommand {
     final List<Problem> problems = new ArrayList<>();
     final List<String> ignored = new ArrayList<>();
     final AtomicLong chunks = new AtomicLong();
+    final AtomicLong checksummed = new AtomicLong();
     final AtomicLong bytes = new AtomicLong();
     long arrays;
 
@@ -170,21 +189,22 @@ final class CheckCommand extends ZarrowCommand {
       StoredKeys keys = StoredKeys.of(array);
       keys.ignored().stream().filter(k -> !interrupted(k, 0)).forEach(ignored::add);
       List<Problem> found = new ArrayList<>();
+      boolean verified = options.codecs().verifyChecksums() && checksummed(array.metadata().codecs());
       // Each task decodes one chunk and frees it at once: memory stays at a chunk per thread. Chunks of
       // fixed-width types decode into vectors reused from task to task: fresh memory costs a page fault
       // per 4 KiB on first touch, more than decoding it.
       try (ChunkOutputs outputs = new ChunkOutputs(array, allocator)) {
         List<CompletableFuture<Void>> tasks = new ArrayList<>();
         for (StoredKeys.Chunk chunk : keys.chunks()) {
-          tasks.add(CompletableFuture.runAsync(() -> verify(array, chunk, found, outputs, allocator), options.executor()));
+          tasks.add(CompletableFuture.runAsync(() -> verify(array, chunk, verified, found, outputs, allocator), options.executor()));
         }
         CompletableFuture.allOf(tasks.toArray(CompletableFuture[]::new)).join(); // a bug (not a ZarrException) ends the check
       }
       problems.addAll(found);
     }
 
-    private void verify(ZarrArray array, StoredKeys.Chunk chunk, List<Problem> found, ChunkOutputs outputs,
-        BufferAllocator allocator) {
+    private void verify(ZarrArray array, StoredKeys.Chunk chunk, boolean verified, List<Problem> found,
+        ChunkOutputs outputs, BufferAllocator allocator) {
       try {
         Optional<ByteBuffer> stored = store.get(chunk.key());
         if (stored.isEmpty()) {
@@ -192,6 +212,9 @@ final class CheckCommand extends ZarrowCommand {
         }
         bytes.addAndGet(stored.get().remaining());
         chunks.incrementAndGet();
+        if (verified) {
+          checksummed.incrementAndGet();
+        }
         FieldVector out = outputs.take();
         if (out == null) {
           array.pipeline().decode(stored.get(), allocator).close();
@@ -207,6 +230,29 @@ final class CheckCommand extends ZarrowCommand {
           found.add(new Problem(chunk.key(), Main.oneLine(e.getMessage())));
         }
       }
+    }
+
+    /**
+     * Whether crc32c covers every byte {@code codecs} store: one of them is crc32c, or the serializer
+     * is a shard whose inner chunks and index are both covered.
+     */
+    static boolean checksummed(List<NamedConfig> codecs) {
+      for (NamedConfig c : codecs) {
+        if (c.name().equals(CRC32C)) {
+          return true;
+        }
+      }
+      for (NamedConfig c : codecs) {
+        if (c.name().equals(Layout.SHARDING) && c.config() != null) {
+          try {
+            return checksummed(Layout.codecList(c.config().path("codecs"), "codecs"))
+                && checksummed(Layout.codecList(c.config().path("index_codecs"), "index_codecs"));
+          } catch (ZarrException e) {
+            return false; // the array opened, so this cannot happen; count it as not verified
+          }
+        }
+      }
+      return false;
     }
 
     void problem(String key, ZarrException e) {

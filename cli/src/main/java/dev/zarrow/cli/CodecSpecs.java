@@ -23,8 +23,10 @@ import java.util.StringJoiner;
  *        | NAME ':' '{' JSON '}'     any codec with that configuration object
  *
  * bytes            {"endian":"little"}   bytes:big, bytes:little
- * zstd             level 0, no checksum  zstd:LEVEL
- * gzip             level 5               gzip:LEVEL
+ * zstd             level 3, no checksum  zstd:LEVEL, LEVEL in -131072..22 (the zstd spec's range; 0 means
+ *                                       libzstd's default, 3, so the default is written as 3, as it is)
+ * gzip             level 5               gzip:LEVEL, LEVEL in 0..9
+ * zarrs.vlen       index uint32 at the start, both parts plain bytes (compress with codecs after it)
  * transpose        (needs an order)      transpose:2,0,1
  * blosc            lz4, level 5          blosc:CNAME[:CLEVEL[:SHUFFLE]], e.g. blosc:zstd:3:bitshuffle
  *                  CNAME lz4, lz4hc, blosclz, zstd or zlib; SHUFFLE noshuffle, shuffle or bitshuffle,
@@ -48,29 +50,60 @@ final class CodecSpecs {
 
   private CodecSpecs() {}
 
+  /** zstd's levels (zarr-specs v3 codecs/zstd): negative ones are the fast modes. */
+  static final int ZSTD_MIN_LEVEL = -131072;
+  static final int ZSTD_MAX_LEVEL = 22;
+  /** What {@code zstd} without a level writes: libzstd's default, the level 0 stands for. */
+  static final int ZSTD_DEFAULT_LEVEL = 3;
+
   /** Parses the values of repeated {@code --codec} options; bad ones are an {@link IllegalArgumentException}. */
   static List<NamedConfig> parse(List<String> specs) {
     List<NamedConfig> out = new ArrayList<>();
     for (String spec : specs) {
-      String s = spec.strip();
-      if (s.startsWith("[")) {
-        if (specs.size() != 1) {
-          throw new IllegalArgumentException("a JSON codec list must be the only --codec, got " + specs.size() + " values");
-        }
-        JsonNode list = json(s);
-        if (!list.isArray()) {
-          throw new IllegalArgumentException("--codec " + s + ": expected a JSON array of codecs");
-        }
-        for (int i = 0; i < list.size(); i++) {
-          out.add(named(list.get(i), "--codec " + s + " [" + i + "]"));
-        }
-      } else if (s.startsWith("{")) {
-        out.add(named(json(s), "--codec " + s));
-      } else {
-        out.add(shortForm(s));
+      int from = out.size();
+      parseOne(spec, specs.size(), out);
+      for (int i = from; i < out.size(); i++) {
+        checkLevels(out.get(i), spec.strip());
       }
     }
     return out;
+  }
+
+  /** Levels out of their codec's range, in any spelling, are refused here rather than clamped by a library. */
+  private static void checkLevels(NamedConfig codec, String spec) {
+    ObjectNode c = codec.config();
+    if (c == null || !c.path("level").isIntegralNumber()) {
+      return;
+    }
+    long level = c.get("level").asLong();
+    boolean zstd = codec.name().equals("zstd");
+    if (zstd && (!c.get("level").canConvertToInt() || level < ZSTD_MIN_LEVEL || level > ZSTD_MAX_LEVEL)) {
+      throw new IllegalArgumentException("--codec " + spec + ": zstd's level is " + ZSTD_MIN_LEVEL + ".." + ZSTD_MAX_LEVEL
+          + " (0 means the default, " + ZSTD_DEFAULT_LEVEL + "), got " + c.get("level").asText());
+    }
+    if (codec.name().equals("gzip") && (level < 0 || level > 9)) {
+      throw new IllegalArgumentException("--codec " + spec + ": gzip's level is 0..9, got " + c.get("level").asText());
+    }
+  }
+
+  private static void parseOne(String spec, int count, List<NamedConfig> out) {
+    String s = spec.strip();
+    if (s.startsWith("[")) {
+      if (count != 1) {
+        throw new IllegalArgumentException("--codec " + s + ": a JSON codec list must be the only --codec, got " + count + " values");
+      }
+      JsonNode list = json(s);
+      if (!list.isArray()) {
+        throw new IllegalArgumentException("--codec " + s + ": expected a JSON array of codecs");
+      }
+      for (int i = 0; i < list.size(); i++) {
+        out.add(named(list.get(i), "--codec " + s + " [" + i + "]"));
+      }
+    } else if (s.startsWith("{")) {
+      out.add(named(json(s), "--codec " + s));
+    } else {
+      out.add(shortForm(s));
+    }
   }
 
   private static NamedConfig shortForm(String s) {
@@ -100,13 +133,24 @@ final class CodecSpecs {
         return NamedConfig.of(name, config.put("endian", endian));
       }
       case "zstd" -> {
-        return NamedConfig.of(name, config.put("level", args == null ? 0 : integer(args, s)).put("checksum", false));
+        return NamedConfig.of(name, config.put("level", args == null ? ZSTD_DEFAULT_LEVEL : integer(args, s)).put("checksum", false));
       }
       case "gzip" -> {
         return NamedConfig.of(name, config.put("level", args == null ? 5 : integer(args, s)));
       }
       case "blosc" -> {
         return blosc(args, s);
+      }
+      case "zarrs.vlen" -> {
+        if (args != null) {
+          throw new IllegalArgumentException("--codec " + s + ": zarrs.vlen has no short arguments; give its configuration as JSON,"
+              + " e.g. zarrs.vlen:{\"index_codecs\":[...],\"data_codecs\":[...],\"index_data_type\":\"uint32\"}");
+        }
+        // The index at the start (zarrs' first form, which every version reads), both parts plain.
+        config.putArray("index_codecs").add(ArraySpec.bytes("little").toJson());
+        config.putArray("data_codecs").add(NamedConfig.of("bytes", null).toJson());
+        config.put("index_data_type", "uint32");
+        return NamedConfig.of(name, config);
       }
       case "transpose" -> {
         if (args == null || args.isEmpty()) {
@@ -156,9 +200,9 @@ final class CodecSpecs {
 
   private static JsonNode json(String text) {
     try {
-      return Json.parse(text, "JSON");
+      return Json.parse(text, "--codec " + text);
     } catch (ZarrException e) {
-      throw new IllegalArgumentException("--codec " + text + ": " + e.getMessage());
+      throw new IllegalArgumentException(Main.oneLine(e.getMessage()));
     }
   }
 

@@ -8,7 +8,10 @@ import dev.zarrow.ZarrOptions;
 import dev.zarrow.NdVector;
 import dev.zarrow.codec.ArrayToArrayCodec;
 import dev.zarrow.codec.ArrayToBytesCodec;
+import dev.zarrow.codec.ChunkSpec;
 import dev.zarrow.codec.Codec;
+import dev.zarrow.codec.CodecContext;
+import dev.zarrow.codec.CodecPipeline;
 import dev.zarrow.dtype.DataType;
 import dev.zarrow.grid.Box;
 import dev.zarrow.grid.ChunkGrid;
@@ -32,7 +35,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code zarrow copy SRC PATH DST PATH [--codec C]... [--chunks S] [--shards S|none]}: rewrites an array
+ * {@code zarrow copy SRC SRC_PATH DST DST_PATH [--codec C]... [--chunks S] [--shards S|none]}: rewrites an array
  * into another place (another store, or another path of the same one), with the same metadata unless
  * the options change the chunking or the codecs. An array at the destination is replaced; a group, the
  * root or anything else only with {@code --overwrite} ({@link Destination}). The copy is written
@@ -64,13 +67,13 @@ final class CopyCommand extends ZarrowCommand {
   @Parameters(index = "0", paramLabel = "SRC", description = "The source store: a directory, http(s)://, s3://BUCKET/PREFIX, a .zip archive.")
   String source;
 
-  @Parameters(index = "1", paramLabel = "PATH", description = "The source array's path.")
+  @Parameters(index = "1", paramLabel = "SRC_PATH", description = "The source array's path.")
   String sourcePath;
 
   @Parameters(index = "2", paramLabel = "DST", description = "The destination store (created when missing): a directory, s3://BUCKET/PREFIX, a .zip archive.")
   String destination;
 
-  @Parameters(index = "3", paramLabel = "PATH", description = "The destination array's path (an array there is replaced).")
+  @Parameters(index = "3", paramLabel = "DST_PATH", description = "The destination array's path (an array there is replaced).")
   String destinationPath;
 
   @Option(names = "--overwrite", description = "Also replace a group, the root, or whatever else is at the destination.")
@@ -91,17 +94,18 @@ final class CopyCommand extends ZarrowCommand {
     String to = nodePath(destinationPath);
     refuseOverlap(from, to);
     ZarrOptions options = options();
-    try (Store src = openExisting(source); WritableStore dst = openWritable(destination);
-        BufferAllocator allocator = new RootAllocator()) {
+    try (Store src = openExisting(source); BufferAllocator allocator = new RootAllocator()) {
       ZarrArray in = Zarr.openArray(src, from, options);
-      ArrayMetadata metadata = newMetadata(in, options);
-      Destination.check(this, dst, destination.toString(), to, true, overwrite, options);
-      try (NodeWriter writer = NodeWriter.begin(dst, to, options)) {
-        ZarrArray out = writer.array("", metadata);
-        copy(in, out, to, allocator);
-        writer.commit(out);
+      ArrayMetadata metadata = newMetadata(in, options); // bad options are refused before the destination is made
+      try (WritableStore dst = openWritable(destination)) {
+        Destination.check(this, dst, destination.toString(), to, true, overwrite, options);
+        try (NodeWriter writer = NodeWriter.begin(dst, to, options)) {
+          ZarrArray out = writer.array("", metadata);
+          copy(in, out, to, allocator);
+          writer.commit(out);
+        }
+        printJson(InfoCommand.describe(Zarr.openArray(dst, to, options)));
       }
-      printJson(InfoCommand.describe(Zarr.openArray(dst, to, options)));
     }
     return Main.OK;
   }
@@ -149,7 +153,42 @@ final class CopyCommand extends ZarrowCommand {
     if (problem != null) {
       throw usage(problem);
     }
-    return layout.applyTo(in.metadata());
+    ArrayMetadata metadata;
+    try {
+      metadata = layout.applyTo(in.metadata());
+    } catch (ZarrException e) { // a limit of the format, e.g. a chunk of more than 2^31 - 1 elements
+      throw usage(given() + ": " + Main.oneLine(e.getMessage()));
+    }
+    refuseUnfit(metadata, in, options);
+    return metadata;
+  }
+
+  /** The options that change the layout, as given, for messages. */
+  private String given() {
+    StringBuilder given = new StringBuilder();
+    codecs.forEach(c -> given.append(given.length() == 0 ? "" : " ").append("--codec ").append(c));
+    if (chunks != null) {
+      given.append(given.length() == 0 ? "" : " ").append("--chunks ").append(chunks);
+    }
+    if (shards != null) {
+      given.append(given.length() == 0 ? "" : " ").append("--shards ").append(shards);
+    }
+    return given.toString();
+  }
+
+  /**
+   * Refuses, as a usage error of the options that made it, new metadata whose codecs do not fit
+   * together or the data type (vlen-utf8 on float32, zstd before bytes, ...): the same error as any
+   * other bad option value, found before anything is written.
+   */
+  private void refuseUnfit(ArrayMetadata metadata, ZarrArray in, ZarrOptions options) {
+    try {
+      CodecContext context = options.registry().context(options.codecs());
+      ChunkGrid grid = ChunkGrid.parse(metadata.chunkGrid(), metadata.rank());
+      CodecPipeline.of(context.codecs(metadata.codecs()), new ChunkSpec(grid.chunkShape(), in.dataType(), in.fillValue()), context);
+    } catch (ZarrException e) {
+      throw usage(given() + ": not usable for " + in.dataType().name() + " [" + in.path() + "]: " + Main.oneLine(e.getMessage()));
+    }
   }
 
   /**
@@ -205,14 +244,20 @@ final class CopyCommand extends ZarrowCommand {
     String[] parts = text.split(",", -1);
     int[] out = new int[parts.length];
     for (int i = 0; i < parts.length; i++) {
+      long size;
       try {
-        out[i] = Integer.parseInt(parts[i].strip());
+        size = Long.parseLong(parts[i].strip());
       } catch (NumberFormatException e) {
-        throw usage(option + " " + text + ": '" + parts[i] + "' is not a positive integer");
+        throw usage(option + " " + text + ": '" + parts[i] + "' is not " + (parts[i].strip().matches("[+-]?\\d+")
+            ? "in 1.." + Integer.MAX_VALUE + ", the sizes a chunk can have" : "an integer"));
       }
-      if (out[i] <= 0) {
-        throw usage(option + " " + text + ": sizes must be positive");
+      if (size <= 0) {
+        throw usage(option + " " + text + ": sizes must be positive, got " + size);
       }
+      if (size > Integer.MAX_VALUE) {
+        throw usage(option + " " + text + ": " + size + " is more than " + Integer.MAX_VALUE + ", the largest size a chunk can have");
+      }
+      out[i] = (int) size;
     }
     return out;
   }

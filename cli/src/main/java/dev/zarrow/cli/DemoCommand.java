@@ -50,7 +50,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code zarrow demo DIR}: writes a small real dataset into the store DIR, reads every array back,
- * compares it with what was written, checks the store, and says what it did. Numbers always (1-d int64
+ * compares it with what was written, checks the store, and says what it did. Every array has crc32c
+ * (a shard in its inner chunks and its index), so that the check verifies every byte. Numbers always (1-d int64
  * and 2-d float32 with zstd and crc32c, the 2-d one transposed, with partial edge chunks); strings, an
  * Arrow struct column, a group table (TableWriter.write, then TableReader) and a sharded array when the
  * data types and codecs they need are in the registry
@@ -139,7 +140,8 @@ final class DemoCommand extends ZarrowCommand {
 
       ObjectNode check = CheckCommand.run(store, "", options);
       int problems = check.get("problems").size();
-      out().println("check: " + check.get("arrays").asLong() + " arrays, " + check.get("chunks").asLong() + " chunks, "
+      out().println("check: " + check.get("arrays").asLong() + " arrays, " + check.get("chunks").asLong() + " chunks ("
+          + check.get("checksummed").asLong() + " verified by crc32c, " + check.get("only_decoded").asLong() + " only decoded), "
           + LsCommand.bytes(check.get("bytes").asLong()) + ", " + (problems == 0 ? "no problems" : problems + " problems"));
       if (problems > 0) {
         printJson(check);
@@ -283,11 +285,14 @@ final class DemoCommand extends ZarrowCommand {
     return (FieldVector) pair.getTo();
   }
 
-  /** A 2-d int32 array in 32x32 shards of 8x8 chunks, only partly written (empty inner chunks and shards). */
+  /**
+   * A 2-d int32 array in 32x32 shards of 8x8 chunks (zstd, crc32c; the index with crc32c), only partly
+   * written (empty inner chunks and shards).
+   */
   private void sharded(WritableStore store, ZarrOptions options, BufferAllocator allocator) {
     int side = 64;
     Layout layout = new Layout(new int[] {8, 8}, null,
-        List.of(NamedConfig.of("bytes", JsonNodeFactory.instance.objectNode().put("endian", "little")), ArraySpec.zstd(3)),
+        List.of(ArraySpec.bytes("little"), ArraySpec.zstd(3), ArraySpec.crc32c()),
         null, null).withShards(new int[] {32, 32});
     ArraySpec spec = ArraySpec.of(FixedType.INT32, side, side).chunks(32, 32).fillValue(JsonNodeFactory.instance.numberNode(-1));
     int filled = 40; // rows and columns 0..39 hold data; the rest stays the fill value

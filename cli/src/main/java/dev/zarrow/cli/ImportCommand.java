@@ -1,6 +1,7 @@
 package dev.zarrow.cli;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -14,6 +15,7 @@ import dev.zarrow.error.ZarrException;
 import dev.zarrow.ZarrGroup;
 import dev.zarrow.ZarrOptions;
 import dev.zarrow.metadata.FieldJson;
+import dev.zarrow.metadata.Json;
 import dev.zarrow.ipc.IpcReader;
 import dev.zarrow.vector.Dictionaries;
 import dev.zarrow.vector.Fields;
@@ -169,7 +171,7 @@ final class ImportCommand extends ZarrowCommand {
     try {
       schema = FieldJson.parseSchema(jsonSchema(), "/schema");
     } catch (ZarrException e) {
-      throw e.withContext(input.name);
+      throw e.getMessage().contains(input.name) ? e : e.withContext(input.name);
     }
     try (JsonFileReader reader = new JsonFileReader(input.file().toFile(), allocator);
         VectorSchemaRoot root = emptyRoot(schema, allocator)) {
@@ -204,8 +206,9 @@ final class ImportCommand extends ZarrowCommand {
   /** The {@code schema} member of the JSON file, read without reading the batches. */
   private JsonNode jsonSchema() {
     try (JsonParser parser = LENIENT.createParser(input.file().toFile())) {
+      // The messages leave out the input's name: the caller adds it as context.
       if (parser.nextToken() != JsonToken.START_OBJECT) {
-        throw new CodecException(input.name + ": not an Arrow JSON-integration file (not a JSON object)");
+        throw new CodecException("not an Arrow JSON-integration file (not a JSON object)");
       }
       for (JsonToken t = parser.nextToken(); t == JsonToken.FIELD_NAME; t = parser.nextToken()) {
         String name = parser.currentName();
@@ -215,9 +218,11 @@ final class ImportCommand extends ZarrowCommand {
         }
         parser.skipChildren();
       }
-      throw new CodecException(input.name + ": not an Arrow JSON-integration file (no \"schema\")");
+      throw new CodecException("not an Arrow JSON-integration file (no \"schema\")");
+    } catch (JsonProcessingException e) {
+      throw new CodecException("not readable as an Arrow JSON-integration file: " + Json.reason(e), e);
     } catch (IOException e) {
-      throw new CodecException(input.name + ": not readable as an Arrow JSON-integration file: " + e.getMessage(), e);
+      throw new CodecException("not readable as an Arrow JSON-integration file: " + e.getMessage(), e);
     }
   }
 
@@ -235,7 +240,8 @@ final class ImportCommand extends ZarrowCommand {
     } catch (ZarrException e) {
       throw e.getMessage().contains(input.name) ? e : e.withContext(input.name);
     } catch (IOException | RuntimeException e) {
-      throw new CodecException(input.name + ": not a readable Arrow " + describe() + ": " + Main.oneLine(String.valueOf(e.getMessage() == null ? e : e.getMessage())), e);
+      String reason = e instanceof JsonProcessingException j ? Json.reason(j) : String.valueOf(e.getMessage() == null ? e : e.getMessage());
+      throw new CodecException(input.name + ": not a readable Arrow " + describe() + ": " + Main.oneLine(reason), e);
     }
   }
 

@@ -15,7 +15,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code zarrow info STORE [PATH]}: the node's {@code zarr.json} as zarrow reads it, and a summary of
  * what is stored. For an array: {@code {"path", "node_type", "metadata", "summary": {"data_type",
- * "grid_chunks", "stored_chunks", "stored_bytes", "ignored_keys"}}} (bytes of chunks only; ignored
+ * "grid_chunks", "stored_chunks", "stored_bytes", "ignored_keys"}}} (for a sharded array
+ * {@code grid_shards}, {@code stored_shards} and {@code grid_chunks}: {@link #putCounts}; bytes of chunks only; ignored
  * keys are keys under the array that are not chunks of its grid). For a group: {@code {"path",
  * "node_type", "metadata", "summary": {"children", "stored_keys", "stored_bytes"}}} (every key below it).
  */
@@ -24,7 +25,7 @@ final class InfoCommand extends ZarrowCommand {
   @Parameters(index = "0", paramLabel = "STORE", description = "The store: a directory, http(s)://, s3://BUCKET/PREFIX, a .zip archive or memory:.")
   String store;
 
-  @Parameters(index = "1", paramLabel = "PATH", defaultValue = "", description = "The node's path (default: the root).")
+  @Parameters(index = "1", arity = "0..1", paramLabel = "PATH", defaultValue = "", description = "The node's path (default: the root).")
   String path;
 
   @Override
@@ -45,8 +46,7 @@ final class InfoCommand extends ZarrowCommand {
       out.set("metadata", array.metadata().toJson());
       StoredKeys keys = StoredKeys.of(array);
       summary.put("data_type", array.dataType().name());
-      summary.put("grid_chunks", gridChunks(array));
-      summary.put("stored_chunks", keys.chunks().size());
+      putCounts(summary, array, keys);
       summary.put("stored_bytes", keys.chunkBytes(array.store()));
       summary.put("ignored_keys", keys.ignored().size());
     } else {
@@ -70,6 +70,29 @@ final class InfoCommand extends ZarrowCommand {
   }
 
   /** The number of chunks of the grid (exact, however many). */
+  /**
+   * What the grid holds and what is stored, into {@code out}: {@code grid_chunks} and
+   * {@code stored_chunks}; for a sharded array (a stored key is then a shard) {@code grid_shards},
+   * {@code stored_shards} and {@code grid_chunks}, its inner chunks. Which inner chunks a shard holds
+   * is in its index, not read here.
+   */
+  static void putCounts(ObjectNode out, ZarrArray array, StoredKeys keys) {
+    Layout layout = Layout.of(array.metadata());
+    if (layout.shards() == null) {
+      out.put("grid_chunks", gridChunks(array));
+      out.put("stored_chunks", keys.chunks().size());
+      return;
+    }
+    out.put("grid_shards", gridChunks(array));
+    out.put("stored_shards", keys.chunks().size());
+    BigInteger inner = BigInteger.ONE;
+    long[] shape = array.shape();
+    for (int i = 0; i < shape.length; i++) {
+      inner = inner.multiply(BigInteger.valueOf((shape[i] + layout.chunks()[i] - 1) / layout.chunks()[i]));
+    }
+    out.put("grid_chunks", inner);
+  }
+
   static BigInteger gridChunks(ZarrArray array) {
     BigInteger n = BigInteger.ONE;
     for (long g : array.grid().gridShape(array.shape())) {

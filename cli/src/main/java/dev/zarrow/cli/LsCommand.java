@@ -20,7 +20,9 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code zarrow ls STORE [PATH] [--json]}: the hierarchy below PATH as a tree, one node per line with
- * its data type, shape, chunk (and shard) shape, codecs in {@code --codec} grammar, and what is stored.
+ * its data type, shape, chunk (and shard) shape, codecs in {@code --codec} grammar, and what is stored
+ * (chunks, or for a sharded array shards: {@code grid_shards}, {@code stored_shards}, and the inner
+ * chunks of its grid, {@code grid_chunks}).
  * With {@code --json}, an array of objects instead. Nodes that cannot be read are listed with their
  * error and make the exit code 3 once everything else is listed.
  */
@@ -29,7 +31,7 @@ final class LsCommand extends ZarrowCommand {
   @Parameters(index = "0", paramLabel = "STORE", description = "The store: a directory, http(s)://, s3://BUCKET/PREFIX, a .zip archive or memory:.")
   String store;
 
-  @Parameters(index = "1", paramLabel = "PATH", defaultValue = "", description = "Where to start (default: the root).")
+  @Parameters(index = "1", arity = "0..1", paramLabel = "PATH", defaultValue = "", description = "Where to start (default: the root).")
   String path;
 
   @Option(names = "--json", description = "Print a JSON array of nodes instead of the tree.")
@@ -107,8 +109,7 @@ final class LsCommand extends ZarrowCommand {
     ArrayNode codecs = node.putArray("codecs");
     layout.codecs().forEach(c -> codecs.add(c.toJson()));
     StoredKeys keys = StoredKeys.of(array);
-    node.put("grid_chunks", InfoCommand.gridChunks(array));
-    node.put("stored_chunks", keys.chunks().size());
+    InfoCommand.putCounts(node, array, keys);
     node.put("stored_bytes", keys.chunkBytes(array.store()));
   }
 
@@ -131,16 +132,18 @@ final class LsCommand extends ZarrowCommand {
         n.get("codecs").forEach(c -> codecs.add(dev.zarrow.metadata.NamedConfig.parse(c, "codecs")));
         cells.add(new String[] {
           name, type, dims(n.get("shape")), chunks, CodecSpecs.format(codecs),
-          n.get("stored_chunks").asText() + " of " + n.get("grid_chunks").asText() + " chunks, " + bytes(n.get("stored_bytes").asLong())
+          (n.has("stored_shards")
+              ? n.get("stored_shards").asText() + " of " + n.get("grid_shards").asText() + " shards"
+              : n.get("stored_chunks").asText() + " of " + n.get("grid_chunks").asText() + " chunks")
+              + ", " + bytes(n.get("stored_bytes").asLong())
         });
       }
     }
+    // Every row's cells but its last are padded: groups and errors (two cells) count in the name's width.
     int[] width = new int[6];
     for (String[] row : cells) {
-      if (row.length == 6) {
-        for (int i = 0; i < 6; i++) {
-          width[i] = Math.max(width[i], row[i].length());
-        }
+      for (int i = 0; i < row.length - 1; i++) {
+        width[i] = Math.max(width[i], row[i].length());
       }
     }
     for (String[] row : cells) {

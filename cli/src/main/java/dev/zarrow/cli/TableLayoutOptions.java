@@ -14,10 +14,10 @@ import picocli.CommandLine.ParameterException;
 /** How the commands that write group tables ({@code import}, {@code serve}'s DoPut) lay out their arrays. */
 final class TableLayoutOptions {
   @Option(names = "--chunk-rows", paramLabel = "N", description = "Rows per chunk (per inner chunk when sharded); default ${DEFAULT-VALUE}.")
-  int chunkRows = TableOptions.DEFAULT_CHUNK_ROWS;
+  long chunkRows = TableOptions.DEFAULT_CHUNK_ROWS; // long: a value past int range gets its own message
 
   @Option(names = "--shard-rows", paramLabel = "N", description = "Rows per shard, a multiple of --chunk-rows; 0 (default) for no sharding.")
-  int shardRows;
+  long shardRows;
 
   @Option(names = "--codec", paramLabel = "CODEC", description = "A bytes->bytes codec after each chunk's serializer (repeat, in order); default zstd:3 crc32c.")
   List<String> codecs = new ArrayList<>();
@@ -30,10 +30,14 @@ final class TableLayoutOptions {
     if (chunkRows <= 0) {
       throw usage.apply("--chunk-rows " + chunkRows + ": must be positive");
     }
+    if (chunkRows > Integer.MAX_VALUE || shardRows > Integer.MAX_VALUE) {
+      throw usage.apply((chunkRows > Integer.MAX_VALUE ? "--chunk-rows " + chunkRows : "--shard-rows " + shardRows)
+          + ": is more than " + Integer.MAX_VALUE + ", the most rows a chunk or shard can have");
+    }
     if (shardRows < 0 || (shardRows > 0 && shardRows % chunkRows != 0)) {
       throw usage.apply("--shard-rows " + shardRows + ": must be 0 or a positive multiple of --chunk-rows (" + chunkRows + ")");
     }
-    TableOptions table = TableOptions.defaults().withChunkRows(chunkRows).withShardRows(shardRows).withNativeTypes(!arrowOnly);
+    TableOptions table = TableOptions.defaults().withChunkRows((int) chunkRows).withShardRows((int) shardRows).withNativeTypes(!arrowOnly);
     if (codecs.isEmpty()) {
       return table;
     }

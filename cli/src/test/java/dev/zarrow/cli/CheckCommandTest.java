@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.zarrow.ArraySpec;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
+import dev.zarrow.ZarrOptions;
 import dev.zarrow.dtype.FixedType;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.store.FileSystemStore;
@@ -55,7 +56,10 @@ class CheckCommandTest {
     assertEquals(bytes, summary.get("bytes").asLong());
     assertEquals(0, summary.get("problems").size());
     assertEquals(0, summary.get("ignored_keys").size());
-    assertEquals("", r.err());
+    assertEquals(3, summary.get("checksummed").asInt()); // a/crc
+    assertEquals(2, summary.get("only_decoded").asInt()); // a/plain
+    assertEquals(List.of("zarrow: check: 2 of 5 chunks have no checksum (no crc32c in their codecs): decoded, not verified"),
+        r.errLines());
   }
 
   @Test
@@ -68,7 +72,7 @@ class CheckCommandTest {
 
     Cli.Result r = Cli.run("check", dir);
     assertEquals(3, r.exit(), r.toString());
-    assertEquals(List.of("zarrow: check found 1 problem"), r.errLines());
+    assertEquals("zarrow: check found 1 problem", r.errLines().get(r.errLines().size() - 1));
     JsonNode summary = Json.parse(r.out(), "check output");
     assertEquals(5, summary.get("chunks").asInt());
     JsonNode problems = summary.get("problems");
@@ -97,7 +101,7 @@ class CheckCommandTest {
     assertEquals(2, problems.size(), problems.toString());
     assertEquals("a/crc/zarr.json", problems.get(0).get("key").asText());
     assertEquals("a/plain/c/0", problems.get(1).get("key").asText());
-    assertEquals(List.of("zarrow: check found 2 problems"), r.errLines());
+    assertEquals("zarrow: check found 2 problems", r.errLines().get(r.errLines().size() - 1));
   }
 
   @Test
@@ -113,6 +117,59 @@ class CheckCommandTest {
     assertEquals(0, r.exit(), r.toString());
     JsonNode ignored = Json.parse(r.out(), "check output").get("ignored_keys");
     assertEquals("[\"a/crc/c/01\",\"a/crc/c/7\",\"a/crc/notes.txt\",\"a/nonode/x\",\"top.txt\"]", Json.compact(ignored));
+  }
+
+  @Test
+  void demoShardsAreVerifiedByChecksumsInTheirInnerChunks() throws Exception {
+    Path store = dir.resolve("demo");
+    assertEquals(0, Cli.run("demo", store).exit());
+    Cli.Result clean = Cli.run("check", store);
+    assertEquals(0, clean.exit(), clean.toString());
+    JsonNode summary = Json.parse(clean.out(), "check output");
+    assertEquals(summary.get("chunks").asLong(), summary.get("checksummed").asLong(), summary.toString());
+    assertEquals(0, summary.get("only_decoded").asLong(), summary.toString());
+    assertEquals("", clean.err());
+
+    // A flipped byte in the first inner chunk of a shard (the index is at the end).
+    Path shard = store.resolve("numbers/sharded/c/0/0");
+    byte[] bytes = Files.readAllBytes(shard);
+    bytes[2] ^= 0x10;
+    Files.write(shard, bytes);
+    Cli.Result r = Cli.run("check", store);
+    assertEquals(3, r.exit(), r.toString());
+    JsonNode problems = Json.parse(r.out(), "check output").get("problems");
+    assertEquals(1, problems.size(), problems.toString());
+    assertEquals("numbers/sharded/c/0/0", problems.get(0).get("key").asText());
+    String error = problems.get(0).get("error").asText();
+    assertTrue(error.contains("inner chunk [0, 0]") && error.toLowerCase().contains("checksum"), error);
+  }
+
+  @Test
+  void chunksWithoutChecksumAreCountedAsOnlyDecoded(BufferAllocator allocator) throws Exception {
+    write(allocator);
+    try (FileSystemStore store = FileSystemStore.open(dir); IntVector v = new IntVector("v", allocator)) {
+      v.allocateNew(16);
+      for (int i = 0; i < 16; i++) {
+        v.set(i, i);
+      }
+      v.setValueCount(16);
+      // Shards of 8 in chunks of 4: the index has crc32c, the inner chunks none.
+      Zarr.createArray(store, "a/sharded", new Layout(new int[] {4}, null, List.of(ArraySpec.bytes("little")), null, null)
+          .withShards(new int[] {8}).applyTo(ArraySpec.of(FixedType.INT32, 16).toMetadata()), ZarrOptions.defaults()).write(0, v);
+    }
+    Cli.Result r = Cli.run("check", dir);
+    assertEquals(0, r.exit(), r.toString());
+    JsonNode summary = Json.parse(r.out(), "check output");
+    assertEquals(7, summary.get("chunks").asInt()); // 3 crc + 2 plain + 2 shards
+    assertEquals(3, summary.get("checksummed").asInt(), summary.toString());
+    assertEquals(4, summary.get("only_decoded").asInt(), summary.toString());
+    assertEquals(List.of("zarrow: check: 4 of 7 chunks have no checksum (no crc32c in their codecs): decoded, not verified"),
+        r.errLines());
+
+    Cli.Result unverified = Cli.run("check", dir, "--no-verify-checksums");
+    assertEquals(0, Json.parse(unverified.out(), "check output").get("checksummed").asInt(), unverified.toString());
+    assertEquals(List.of("zarrow: check: 7 of 7 chunks decoded, their checksums not verified (--no-verify-checksums)"),
+        unverified.errLines());
   }
 
   @Test

@@ -23,7 +23,7 @@ class CodecSpecsTest {
   void shortForms() {
     assertEquals("{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}}", parsed("bytes"));
     assertEquals("{\"name\":\"bytes\",\"configuration\":{\"endian\":\"big\"}}", parsed("bytes:big"));
-    assertEquals("{\"name\":\"zstd\",\"configuration\":{\"level\":0,\"checksum\":false}}", parsed("zstd"));
+    assertEquals("{\"name\":\"zstd\",\"configuration\":{\"level\":3,\"checksum\":false}}", parsed("zstd")); // level 0 means 3: written as it is
     assertEquals("{\"name\":\"zstd\",\"configuration\":{\"level\":-3,\"checksum\":false}}", parsed("zstd:-3"));
     assertEquals("{\"name\":\"gzip\",\"configuration\":{\"level\":5}}", parsed("gzip"));
     assertEquals("{\"name\":\"gzip\",\"configuration\":{\"level\":9}}", parsed(" gzip:9 "));

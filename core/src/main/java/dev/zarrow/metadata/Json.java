@@ -1,5 +1,6 @@
 package dev.zarrow.metadata;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
@@ -63,10 +64,22 @@ public final class Json {
       }
       return node;
     } catch (JsonProcessingException e) {
-      throw new MetadataException(what + ": not valid JSON: " + e.getOriginalMessage(), e);
+      throw new MetadataException(what + ": not valid JSON: " + reason(e), e);
     } catch (java.io.IOException e) {
       throw new MetadataException(what + ": cannot read JSON: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Jackson's reason with the place it names as line and column, without the source description it
+   * embeds ({@code [Source: REDACTED (...); line: 1, column: 2]}), which says nothing to a user.
+   */
+  public static String reason(JsonProcessingException e) {
+    String reason = String.valueOf(e.getOriginalMessage())
+        .replaceAll("\\[Source: [^\\]]*?line: (\\d+), column: (\\d+)\\]", "line $1, column $2")
+        .replaceAll("\\s*\\R\\s*", " ").strip();
+    JsonLocation at = e.getLocation();
+    return at == null || at.getLineNr() < 1 ? reason : reason + " (at line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
   }
 
   public static JsonNode parse(String text, String what) {
