@@ -1,6 +1,7 @@
 package dev.zarrow;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.zarrow.dtype.DataType;
@@ -11,6 +12,7 @@ import dev.zarrow.dtype.FixedUtf32Type;
 import dev.zarrow.dtype.FixedWidthType;
 import dev.zarrow.dtype.NumpyTimeType;
 import dev.zarrow.dtype.StructType;
+import dev.zarrow.error.CorruptChunkException;
 import dev.zarrow.grid.Box;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
@@ -157,6 +159,24 @@ class NumpyTypesArrayTest {
         }
       }
     }
+  }
+
+  @Test
+  void corruptChunksAreRefusedNamingTheChunk(BufferAllocator allocator) {
+    MemoryStore store = new MemoryStore();
+    DataType utf32 = types().get(2);
+    Zarr.createArray(store, "u", ArraySpec.of(utf32, 6).chunks(3).codecs(List.of(ArraySpec.bytes("little"))));
+    byte[] bad = new byte[36];
+    ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putInt(12, 0xd800); // a lone surrogate in element 1
+    store.set("u/c/1", ByteBuffer.wrap(bad));
+    var e = assertThrows(CorruptChunkException.class, () -> Zarr.openArray(store, "u").read(allocator).close());
+    assertTrue(e.getMessage().contains("u/c/1") && e.getMessage().contains("element 1"), e.getMessage());
+
+    DataType struct = types().get(5);
+    Zarr.createArray(store, "s", ArraySpec.of(struct, 6).chunks(3).codecs(List.of(ArraySpec.bytes("big"))));
+    store.set("s/c/0", ByteBuffer.wrap(new byte[3 * struct.byteWidth() - 1]));
+    var t = assertThrows(CorruptChunkException.class, () -> Zarr.openArray(store, "s").read(allocator).close());
+    assertTrue(t.getMessage().contains("s/c/0"), t.getMessage());
   }
 
   @Test
