@@ -91,12 +91,19 @@ public final class BytesCodec implements ArrayToBytesCodec {
   static ByteBuffer swapRecords(ByteBuffer in, int[] units, int width) {
     int n = in.remaining();
     int base = in.position();
+    ByteBuffer src = in.duplicate().order(ByteOrder.BIG_ENDIAN);
     ByteBuffer out = ByteBuffer.allocateDirect(n).order(ByteOrder.LITTLE_ENDIAN);
     for (int e = 0; e + width <= n; e += width) {
       int at = e;
       for (int unit : units) {
-        for (int j = 0; j < unit; j++) {
-          out.put(at + j, in.get(base + at + unit - 1 - j));
+        switch (unit) { // typed reads in big-endian order written little-endian: the swap
+          case 1 -> out.put(at, src.get(base + at));
+          case 2 -> out.putShort(at, src.getShort(base + at));
+          case 4 -> out.putInt(at, src.getInt(base + at));
+          case 8 -> out.putLong(at, src.getLong(base + at));
+          default -> {
+            for (int j = 0; j < unit; j++) out.put(at + j, src.get(base + at + unit - 1 - j));
+          }
         }
         at += unit;
       }
