@@ -254,7 +254,7 @@ public final class ZarrArray implements ZarrNode {
    * setting bits that are set already cannot race.
    */
   private Optional<FieldVector> allocateFlat(int count, BufferAllocator allocator) {
-    if (!(dataType instanceof FixedWidthType fixed) || dataType.byteWidth() <= 0) {
+    if (!(dataType instanceof FixedWidthType fixed) || dataType.byteWidth() <= 0 || !fixed.bytesAreArrowData()) {
       return Optional.empty();
     }
     try (FieldVector probe = Fields.createVector(dataType.field(name()), allocator)) {

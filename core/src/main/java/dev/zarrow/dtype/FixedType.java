@@ -117,6 +117,11 @@ public final class FixedType implements FixedWidthType {
   }
 
   @Override
+  public boolean bytesAreArrowData() {
+    return kind != Kind.BOOL;
+  }
+
+  @Override
   public Field field(String fieldName) {
     FieldType nonNull = FieldType.notNullable(arrowType());
     if (kind == Kind.COMPLEX) {

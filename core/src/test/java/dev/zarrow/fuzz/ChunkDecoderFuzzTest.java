@@ -106,6 +106,22 @@ class ChunkDecoderFuzzTest {
       SHARDING_END, SHARDING_START_ZSTD, SHARDING_CHECKED, VLEN_UTF8, VLEN_BYTES, ZARRS_VLEN_START, ZARRS_VLEN_END,
       ZEP7_STRING, ZEP7_LARGE_STRING, ARROW_INT, ARROW_UTF8, ARROW_LIST, ARROW_STRUCT, ARROW_DICTIONARY);
 
+  /** The numpy types: stored bytes converted to Arrow (NaT to null, UTF-32 to utf8, packed records to structs). */
+  static final ChunkTarget BYTES_DATETIME_BIG = ChunkTarget.of("bytesDatetimeBig",
+      "{\"name\":\"numpy.datetime64\",\"configuration\":{\"unit\":\"ns\",\"scale_factor\":1}}", new int[] {9},
+      "[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"big\"}}]");
+  static final ChunkTarget BYTES_UTF32_BIG = ChunkTarget.of("bytesUtf32Big",
+      "{\"name\":\"fixed_length_utf32\",\"configuration\":{\"length_bytes\":12}}", new int[] {2, 3},
+      "[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"big\"}}]");
+  static final ChunkTarget BYTES_STRUCT = ChunkTarget.of("bytesStruct",
+      "{\"name\":\"struct\",\"configuration\":{\"fields\":[{\"name\":\"id\",\"data_type\":\"int32\"},"
+          + "{\"name\":\"t\",\"data_type\":{\"name\":\"numpy.timedelta64\",\"configuration\":{\"unit\":\"D\",\"scale_factor\":1}}},"
+          + "{\"name\":\"s\",\"data_type\":{\"name\":\"fixed_length_utf32\",\"configuration\":{\"length_bytes\":8}}},"
+          + "{\"name\":\"b\",\"data_type\":{\"name\":\"null_terminated_bytes\",\"configuration\":{\"length_bytes\":3}}}]}}",
+      new int[] {5}, "[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}},{\"name\":\"gzip\",\"configuration\":{\"level\":1}}]");
+  /** Kept out of {@link #TARGETS} so that their seeds come from a random source of their own. */
+  static final List<ChunkTarget> NUMPY_TARGETS = List.of(BYTES_DATETIME_BIG, BYTES_UTF32_BIG, BYTES_STRUCT);
+
   /** A chunk of the {@code arrow} data type with {@code field} (Arrow JSON), through the arrow IPC codec. */
   private static ChunkTarget arrow(String name, int[] shape, String field) {
     return ChunkTarget.of(name, "{\"name\":\"arrow\",\"configuration\":{\"version\":\"0.1.0\",\"field\":" + field + "}}",
@@ -161,6 +177,21 @@ class ChunkDecoderFuzzTest {
   @FuzzTest
   void bytesFloat16(byte[] input) {
     BYTES_FLOAT16.run(input);
+  }
+
+  @FuzzTest
+  void bytesDatetimeBig(byte[] input) {
+    BYTES_DATETIME_BIG.run(input);
+  }
+
+  @FuzzTest
+  void bytesUtf32Big(byte[] input) {
+    BYTES_UTF32_BIG.run(input);
+  }
+
+  @FuzzTest
+  void bytesStruct(byte[] input) {
+    BYTES_STRUCT.run(input);
   }
 
   @FuzzTest

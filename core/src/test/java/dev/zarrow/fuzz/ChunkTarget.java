@@ -177,6 +177,8 @@ public final class ChunkTarget {
         try (ArrowBuf data = Buffers.wrap(buffer, ALLOCATOR);
             FieldVector chunk = type.fromBytes(data, spec.size(), ALLOCATOR)) {
           out.add(bytes(pipeline.encode(chunk)));
+        } catch (ZarrException notAValue) {
+          // random bytes are no value of a converted type (UTF-32 beyond U+10FFFF): the smooth ones are
         }
       }
     }

@@ -56,6 +56,10 @@ public final class SeedCorpus {
     write("ChunkDecoderFuzzTest", "blosc", blosc);
     write("ChunkDecoderFuzzTest", "bloscUnknownSize", cBloscChunks(3000, new Random(19)));
     write("ChunkDecoderFuzzTest", "gzipUnknownSize", gzipStreams(random));
+    Random numpy = new Random(19);
+    for (ChunkTarget target : ChunkDecoderFuzzTest.NUMPY_TARGETS) {
+      write("ChunkDecoderFuzzTest", target.name(), target.seeds(numpy));
+    }
     write("MetadataFuzzTest", "zarrJson", metadata());
     List<byte[]> fields = new ArrayList<>();
     List<byte[]> schemas = new ArrayList<>();

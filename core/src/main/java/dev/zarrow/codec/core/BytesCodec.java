@@ -23,7 +23,6 @@ import java.util.OptionalLong;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
  * {@code bytes}: fixed-size elements in C order, little or big endian. Little-endian chunks decode
@@ -72,12 +71,44 @@ public final class BytesCodec implements ArrayToBytesCodec {
     return order == ByteOrder.BIG_ENDIAN && t.swapUnit() > 1;
   }
 
-  /** Little-endian (or one-byte) elements are the Arrow data buffer, except bool: a byte in Zarr, a bit in Arrow. */
+  /** Little-endian (or one-byte) elements are the Arrow data buffer where the type says so (not bool, strings, records). */
   @Override
   public boolean isArrowLayout(ChunkSpec spec) {
-    return spec.dataType() instanceof FixedWidthType t
-        && !swaps(t)
-        && !(t.field("").getType() instanceof ArrowType.Bool);
+    return spec.dataType() instanceof FixedWidthType t && !swaps(t) && t.bytesAreArrowData();
+  }
+
+  /** A byte-swapped copy by the type's units: one unit for numbers, one per field for packed records. */
+  private static ByteBuffer swap(ByteBuffer in, FixedWidthType t) {
+    int[] units = t.swapUnits();
+    for (int u : units) {
+      if (u != units[0]) {
+        return swapRecords(in, units, t.byteWidth());
+      }
+    }
+    return swap(in, units[0]);
+  }
+
+  static ByteBuffer swapRecords(ByteBuffer in, int[] units, int width) {
+    int n = in.remaining();
+    int base = in.position();
+    ByteBuffer src = in.duplicate().order(ByteOrder.BIG_ENDIAN);
+    ByteBuffer out = ByteBuffer.allocateDirect(n).order(ByteOrder.LITTLE_ENDIAN);
+    for (int e = 0; e + width <= n; e += width) {
+      int at = e;
+      for (int unit : units) {
+        switch (unit) { // typed reads in big-endian order written little-endian: the swap
+          case 1 -> out.put(at, src.get(base + at));
+          case 2 -> out.putShort(at, src.getShort(base + at));
+          case 4 -> out.putInt(at, src.getInt(base + at));
+          case 8 -> out.putLong(at, src.getLong(base + at));
+          default -> {
+            for (int j = 0; j < unit; j++) out.put(at + j, src.get(base + at + unit - 1 - j));
+          }
+        }
+        at += unit;
+      }
+    }
+    return out;
   }
 
   @Override
@@ -89,7 +120,7 @@ public final class BytesCodec implements ArrayToBytesCodec {
   public ByteBuffer encode(FieldVector chunk, ChunkSpec spec, BufferAllocator allocator) {
     FixedWidthType t = type(spec);
     ByteBuffer little = t.toBytes(chunk);
-    return swaps(t) ? swap(little, t.swapUnit()) : little;
+    return swaps(t) ? swap(little, t) : little;
   }
 
   @Override
@@ -99,7 +130,7 @@ public final class BytesCodec implements ArrayToBytesCodec {
     if (bytes.remaining() != expected) {
       throw new CorruptChunkException("codec bytes: a " + spec + " is " + expected + " bytes, got " + bytes.remaining());
     }
-    ByteBuffer little = swaps(t) ? swap(bytes, t.swapUnit()) : bytes;
+    ByteBuffer little = swaps(t) ? swap(bytes, t) : bytes;
     try (ArrowBuf data = Buffers.wrap(little, allocator)) {
       return t.fromBytes(data, spec.size(), allocator);
     }
@@ -118,7 +149,7 @@ public final class BytesCodec implements ArrayToBytesCodec {
     }
     int count = Math.toIntExact(region.size());
     ByteBuffer bytes = source.read(ByteRange.of(region.start(0) * t.byteWidth(), (long) count * t.byteWidth()));
-    ByteBuffer little = swaps(t) ? swap(bytes, t.swapUnit()) : bytes;
+    ByteBuffer little = swaps(t) ? swap(bytes, t) : bytes;
     try (ArrowBuf data = Buffers.wrap(little, allocator)) {
       return t.fromBytes(data, count, allocator);
     }

@@ -4,9 +4,13 @@ import dev.zarrow.spi.ZarrPlugin;
 import dev.zarrow.codec.CodecFactory;
 import dev.zarrow.dtype.DataTypeFactory;
 import dev.zarrow.dtype.FixedType;
+import dev.zarrow.dtype.NumpyTypes;
 import java.util.List;
 
-/** The core of Zarr v3: the fixed-size data types and the codecs bytes, transpose, gzip, zstd, crc32c. */
+/**
+ * The core of Zarr v3: the fixed-size data types (core and numpy: {@link NumpyTypes}) and the codecs
+ * bytes, transpose, gzip, zstd, crc32c.
+ */
 public final class CorePlugin implements ZarrPlugin {
   @Override
   public List<CodecFactory> codecs() {
@@ -17,6 +21,6 @@ public final class CorePlugin implements ZarrPlugin {
 
   @Override
   public List<DataTypeFactory> dataTypes() {
-    return List.of(FixedType.factory());
+    return List.of(FixedType.factory(), NumpyTypes.factory());
   }
 }

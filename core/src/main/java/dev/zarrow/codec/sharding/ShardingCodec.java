@@ -195,7 +195,7 @@ public final class ShardingCodec implements ArrayToBytesCodec {
       Executor exec = executor(l, present.size());
       int count = Math.toIntExact(region.size());
       long[] shape = region.shape();
-      if (type instanceof FixedWidthType && type.byteWidth() > 0) {
+      if (type instanceof FixedWidthType fixed && fixed.byteWidth() > 0 && fixed.bytesAreArrowData()) {
         FieldVector out = type.filled(allocator, count, spec.fillValue());
         if (Regions.isFixedWidth(out)) {
           try {
