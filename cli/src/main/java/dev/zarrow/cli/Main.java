@@ -21,7 +21,7 @@ import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code zarrow} command line (DESIGN.md, "CLI contract").
+ * The {@code zarrow} command line (README.md, "Command line").
  *
  * <p>JSON for machines goes to stdout, progress and messages to stderr. Every subcommand's failure goes
  * through one mapping ({@link #run}): exit 0 on success; 2 on a usage error (a picocli
