@@ -101,6 +101,27 @@ class LauncherIT {
   }
 
   @Test
+  void aTrainingThatFailsIsNotRetried() throws Exception {
+    // A JDK whose java cannot record archives (as JDK 11 cannot) and counts the attempts.
+    Path jdk = Files.createDirectories(dir.resolve("jdk/bin"));
+    Path attempts = dir.resolve("attempts.txt");
+    Path java = Files.writeString(jdk.resolve("java"), "#!/bin/sh\n"
+        + "case \"$*\" in *ArchiveClassesAtExit*) echo attempt >> '" + attempts + "'; exit 1 ;; esac\n"
+        + "exec '" + Path.of(System.getProperty("java.home"), "bin", "java") + "' \"$@\"\n");
+    assertTrue(java.toFile().setExecutable(true));
+    Path cache = dir.resolve("cache");
+    Map<String, String> env = Map.of("ZARROW_CACHE_DIR", cache.toString(), "JAVA_HOME", jdk.getParent().toString());
+    for (int i = 0; i < 2; i++) {
+      Run run = zarrow(env, "--version");
+      assertEquals(0, run.exit(), run.toString());
+      assertTrue(run.out().matches(VERSION_LINE), run.out());
+      assertEquals("", run.err());
+    }
+    assertEquals(List.of("attempt"), Files.readAllLines(attempts));
+    assertEquals(List.of(), archives(cache));
+  }
+
+  @Test
   void noSlf4jWarnings() throws Exception {
     Map<String, String> env = Map.of("ZARROW_CDS", "off");
     Run version = zarrow(env, "--version");
