@@ -72,12 +72,12 @@ public final class ZarrGroup implements ZarrNode {
     return Zarr.tryOpen(store, ZarrNode.join(path, relativePath), options);
   }
 
-  /** The array at {@code relativePath}; a missing one or a group is a {@link NoSuchNodeException}. */
+  /** The array at {@code relativePath}; a missing one or a group is a {@link dev.zarrow.error.NoSuchNodeException}. */
   public ZarrArray array(String relativePath) {
     return Zarr.openArray(store, ZarrNode.join(path, relativePath), options);
   }
 
-  /** The group at {@code relativePath}; a missing one or an array is a {@link NoSuchNodeException}. */
+  /** The group at {@code relativePath}; a missing one or an array is a {@link dev.zarrow.error.NoSuchNodeException}. */
   public ZarrGroup group(String relativePath) {
     return Zarr.openGroup(store, ZarrNode.join(path, relativePath), options);
   }

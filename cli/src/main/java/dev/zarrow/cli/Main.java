@@ -21,7 +21,7 @@ import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code zarrow} command line (DESIGN.md, "CLI contract").
+ * The {@code zarrow} command line (README.md, "Command line").
  *
  * <p>JSON for machines goes to stdout, progress and messages to stderr. Every subcommand's failure goes
  * through one mapping ({@link #run}): exit 0 on success; 2 on a usage error (a picocli
@@ -78,17 +78,7 @@ public final class Main implements Callable<Integer> {
   }
 
   public static void main(String[] args) {
-    // Arrow logs through SLF4J, and the runnable jar has no provider: without these SLF4J would print
-    // three warnings on stderr at every run. Set before any Arrow class loads; a user's -D wins.
-    setIfAbsent("slf4j.provider", "org.slf4j.helpers.NOP_FallbackServiceProvider");
-    setIfAbsent("slf4j.internal.verbosity", "WARN");
     System.exit(run(args, System.out, System.err));
-  }
-
-  private static void setIfAbsent(String property, String value) {
-    if (System.getProperty(property) == null) {
-      System.setProperty(property, value);
-    }
   }
 
   /** Runs the command line with {@code args}, writing to {@code out} and {@code err}; returns the exit code. */

@@ -1,5 +1,5 @@
 /**
- * The {@code zarrow} command line ({@link dev.zarrow.cli.Main}; DESIGN.md, "CLI contract"): {@code info},
+ * The {@code zarrow} command line ({@link dev.zarrow.cli.Main}; README.md, "Command line"): {@code info},
  * {@code ls}, {@code cat}, {@code copy}, {@code check} and {@code demo}, each a {@code ZarrowCommand}
  * listed in {@code Main}'s {@code subcommands}, where {@code import} and {@code export} join them. Every
  * failure goes through {@code Main}'s one mapping to exit codes 0/1/2/3.

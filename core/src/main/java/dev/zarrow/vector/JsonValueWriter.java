@@ -55,7 +55,7 @@ import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
  * Writes the elements of any Arrow vector as JSON values through a Jackson {@link JsonGenerator}, one
  * element at a time, so that output streams without building a tree.
  *
- * <p>The forms (the CLI contract of DESIGN.md, extended to every Arrow type):
+ * <p>The forms (what {@code zarrow cat --json} prints, for every Arrow type):
  * <ul>
  *   <li>null (any type, and every element of a Null vector): {@code null};
  *   <li>bool: {@code true}/{@code false};

@@ -27,7 +27,7 @@ public final class VlenBuffers {
    * [offset(i), offset(i + 1)). A view: valid while the vector is open and unchanged.
    */
   public record Parts(ArrowBuf offsets, ArrowBuf data, int count, int offsetWidth) {
-    /** Offset {@code i} (0 <= i <= count). */
+    /** Offset {@code i} ({@code 0 <= i <= count}). */
     public long offset(int i) {
       if (count == 0) {
         return 0;

@@ -33,7 +33,7 @@ import org.apache.hadoop.conf.Configuration;
  */
 final class Location implements Serializable {
   private static final long serialVersionUID = 1L;
-  /** The schemes zarrow's own stores answer (DESIGN.md, "Locations"). */
+  /** The schemes zarrow's own stores answer (README.md, "Store locations"). */
   private static final Set<String> ZARROW_SCHEMES = Set.of("http", "https", "s3", "zip", "memory");
   private static final Pattern SCHEME = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*):.*");
 

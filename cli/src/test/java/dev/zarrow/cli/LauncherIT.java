@@ -1,0 +1,135 @@
+package dev.zarrow.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bin/zarrow} as users run it, on the jar this build made: the class-data archive is made on the
+ * first run and mapped by the next ones, a cache directory that cannot be written costs nothing but the
+ * archive, and no run prints SLF4J's warnings (the CLI ships a provider).
+ */
+class LauncherIT {
+  private static final Path LAUNCHER = Path.of("").toAbsolutePath().getParent().resolve("bin/zarrow");
+  private static final String VERSION_LINE = "zarrow \\d+\\.\\d+\\.\\d+(-SNAPSHOT)? \\(Arrow [^)]*\\)\n";
+
+  @TempDir Path dir;
+
+  record Run(int exit, String out, String err) {}
+
+  private Run zarrow(Map<String, String> env, String... args) throws IOException, InterruptedException {
+    Path out = Files.createTempFile(dir, "out", ".txt");
+    Path err = Files.createTempFile(dir, "err", ".txt");
+    ProcessBuilder builder = new ProcessBuilder(Stream.concat(Stream.of(LAUNCHER.toString()), Stream.of(args)).toList())
+        .redirectOutput(out.toFile()).redirectError(err.toFile());
+    builder.environment().remove("JAVA_TOOL_OPTIONS");
+    builder.environment().remove("ZARROW_CDS");
+    builder.environment().putAll(env);
+    Process process = builder.start();
+    assertTrue(process.waitFor(180, TimeUnit.SECONDS), "bin/zarrow " + String.join(" ", args) + " finished");
+    return new Run(process.exitValue(), Files.readString(out), Files.readString(err));
+  }
+
+  private static List<Path> archives(Path cache) throws IOException {
+    try (Stream<Path> files = Files.list(cache)) {
+      return files.filter(p -> p.getFileName().toString().endsWith(".jsa")).toList();
+    }
+  }
+
+  @Test
+  void theFirstRunMakesTheArchiveAndTheNextOnesMapIt() throws Exception {
+    Path cache = dir.resolve("cache");
+    Map<String, String> env = Map.of("ZARROW_CACHE_DIR", cache.toString());
+    Run first = zarrow(env, "--version");
+    assertEquals(0, first.exit(), first.toString());
+    assertTrue(first.out().matches(VERSION_LINE), first.out());
+    assertEquals("", first.err());
+    List<Path> made = archives(cache);
+    assertEquals(1, made.size(), "one archive in " + cache + ": " + made);
+    FileTime madeAt = Files.getLastModifiedTime(made.get(0));
+    try (Stream<Path> files = Files.list(cache)) {
+      assertFalse(files.anyMatch(p -> p.getFileName().toString().startsWith(".training.X")), "the training's files removed");
+    }
+
+    // The JVM says where each class came from: the CLI's own classes from the archive ("top" layer).
+    Path classLog = dir.resolve("classes.log");
+    Run second = zarrow(Map.of("ZARROW_CACHE_DIR", cache.toString(),
+        "JAVA_TOOL_OPTIONS", "-Xlog:class+load=info:file=" + classLog), "--version");
+    assertEquals(0, second.exit(), second.toString());
+    assertTrue(second.out().matches(VERSION_LINE), second.out());
+    assertEquals(made, archives(cache), "the archive is reused, not made again");
+    assertEquals(madeAt, Files.getLastModifiedTime(made.get(0)));
+    String classes = Files.readString(classLog, StandardCharsets.UTF_8);
+    assertTrue(classes.lines().anyMatch(l -> l.contains("dev.zarrow.cli.Main ") && l.contains("shared objects file (top)")),
+        "dev.zarrow.cli.Main from the archive:\n" + classes.lines().filter(l -> l.contains("dev.zarrow")).limit(5).toList());
+  }
+
+  @Test
+  void aCacheDirectoryThatCannotBeMadeOnlyCostsTheArchive() throws Exception {
+    // A path below a regular file can be neither created nor written, even by root.
+    Path file = Files.writeString(dir.resolve("a-file"), "x");
+    Run run = zarrow(Map.of("ZARROW_CACHE_DIR", file.resolve("cache").toString()), "--version");
+    assertEquals(0, run.exit(), run.toString());
+    assertTrue(run.out().matches(VERSION_LINE), run.out());
+    assertEquals("", run.err());
+  }
+
+  @Test
+  void anArchiveTheJvmCannotUseIsIgnoredQuietly() throws Exception {
+    Path cache = Files.createDirectories(dir.resolve("cache"));
+    Run first = zarrow(Map.of("ZARROW_CACHE_DIR", cache.toString()), "--version");
+    assertEquals(0, first.exit(), first.toString());
+    // Another jar's archive under this jar's name (as after a JDK update in place): the JVM refuses it.
+    Path archive = archives(cache).get(0);
+    Files.write(archive, new byte[] {1, 2, 3, 4});
+    Run run = zarrow(Map.of("ZARROW_CACHE_DIR", cache.toString()), "--version");
+    assertEquals(0, run.exit(), run.toString());
+    assertTrue(run.out().matches(VERSION_LINE), run.out());
+    assertEquals("", run.err());
+  }
+
+  @Test
+  void aTrainingThatFailsIsNotRetried() throws Exception {
+    // A JDK whose java cannot record archives (as JDK 11 cannot) and counts the attempts.
+    Path jdk = Files.createDirectories(dir.resolve("jdk/bin"));
+    Path attempts = dir.resolve("attempts.txt");
+    Path java = Files.writeString(jdk.resolve("java"), "#!/bin/sh\n"
+        + "case \"$*\" in *ArchiveClassesAtExit*) echo attempt >> '" + attempts + "'; exit 1 ;; esac\n"
+        + "exec '" + Path.of(System.getProperty("java.home"), "bin", "java") + "' \"$@\"\n");
+    assertTrue(java.toFile().setExecutable(true));
+    Path cache = dir.resolve("cache");
+    Map<String, String> env = Map.of("ZARROW_CACHE_DIR", cache.toString(), "JAVA_HOME", jdk.getParent().toString());
+    for (int i = 0; i < 2; i++) {
+      Run run = zarrow(env, "--version");
+      assertEquals(0, run.exit(), run.toString());
+      assertTrue(run.out().matches(VERSION_LINE), run.out());
+      assertEquals("", run.err());
+    }
+    assertEquals(List.of("attempt"), Files.readAllLines(attempts));
+    assertEquals(List.of(), archives(cache));
+  }
+
+  @Test
+  void noSlf4jWarnings() throws Exception {
+    Map<String, String> env = Map.of("ZARROW_CDS", "off");
+    Run version = zarrow(env, "--version");
+    Run demo = zarrow(env, "demo", dir.resolve("demo").toString());
+    assertEquals(0, demo.exit(), demo.toString());
+    for (Run run : List.of(version, demo)) {
+      assertFalse((run.out() + run.err()).contains("SLF4J"), run.toString());
+    }
+    assertEquals("", version.err());
+  }
+}
