@@ -175,7 +175,7 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
     if (isTable(group)) {
       listener.onNext(info(group));
     }
-    for (ZarrNode child : group.children().values()) {
+    for (ZarrNode child : group.children().all().values()) {
       list(child, listener);
     }
   }
