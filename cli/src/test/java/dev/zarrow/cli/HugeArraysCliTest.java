@@ -67,7 +67,7 @@ class HugeArraysCliTest {
     }
     Cli.Result part = Cli.run("cat", store, "huge", "--json", "--region", "5,7:9");
     assertEquals(0, part.exit(), part.toString());
-    assertEquals("{\"shape\":[2],\"data_type\":\"int8\",\"values\":[0,0]}", part.out().strip());
+    assertEquals("{\"shape\":[1,2],\"data_type\":\"int8\",\"values\":[0,0]}", part.out().strip());
   }
 
   @Test
