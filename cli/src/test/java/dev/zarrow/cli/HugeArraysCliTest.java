@@ -65,6 +65,10 @@ class HugeArraysCliTest {
       assertTrue(r.err().contains("--region") && r.err().contains("--max-elements"), r.toString());
       assertEquals("", r.out(), r.toString());
     }
+    // The message the README quotes.
+    assertEquals("zarrow: array 'huge' of shape [2147483648, 2147483648] has 4611686018427387904 elements, more than"
+        + " --max-elements 10000000: print a part of it with --region (e.g. --region 0:10) or raise --max-elements",
+        Cli.run("cat", store, "huge").errLines().get(0));
     Cli.Result part = Cli.run("cat", store, "huge", "--json", "--region", "5,7:9");
     assertEquals(0, part.exit(), part.toString());
     assertEquals("{\"shape\":[1,2],\"data_type\":\"int8\",\"values\":[0,0]}", part.out().strip());
@@ -108,5 +112,14 @@ class HugeArraysCliTest {
     assertTrue(r.errLines().stream().anyMatch(l -> l.startsWith("zarrow: overflow: ") && l.contains("[" + TWO_62 + ", " + TWO_62 + "]")), r.toString());
     assertTrue(r.errLines().stream().anyMatch(l -> l.startsWith("zarrow: g/notjson: ")), r.toString());
     assertTrue(r.errLines().get(r.errLines().size() - 1).contains("2 nodes could not be read"), r.toString());
+  }
+
+  @Test
+  void checkReportsTheUnreadableNodeAndChecksTheRest() throws Exception {
+    Path store = store();
+    writeArray(store, "overflow", "[" + TWO_62 + ", " + TWO_62 + "]", "[1, 1]");
+    Cli.Result r = assertTimeoutPreemptively(QUICK, () -> Cli.run("check", store));
+    assertEquals(3, r.exit(), r.toString());
+    assertTrue(r.out().matches("(?s).*\"arrays\" *: *2,.*") && r.out().contains("overflow/zarr.json"), r.toString());
   }
 }
