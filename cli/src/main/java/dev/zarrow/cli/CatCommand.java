@@ -90,11 +90,12 @@ final class CatCommand extends ZarrowCommand {
     if (count <= maxElements) {
       return;
     }
+    // The option at fault first: --region when one was given, else the limit the whole array passes.
     String what = region == null
-        ? "array '" + array.path() + "' of shape " + java.util.Arrays.toString(array.shape())
-        : "--region " + region;
-    throw usage(what + " has " + count + " elements, more than --max-elements " + maxElements
-        + ": print a part of it with --region (e.g. --region " + example(array.shape()) + ")"
+        ? "--max-elements " + maxElements + ": array '" + array.path() + "' of shape " + java.util.Arrays.toString(array.shape())
+            + " has " + count + " elements"
+        : "--region " + region + ": " + count + " elements, more than --max-elements " + maxElements;
+    throw usage(what + "; print a part of it with --region (e.g. --region " + example(array.shape()) + ")"
         + " or raise --max-elements");
   }
 

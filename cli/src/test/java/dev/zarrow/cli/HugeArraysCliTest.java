@@ -66,8 +66,8 @@ class HugeArraysCliTest {
       assertEquals("", r.out(), r.toString());
     }
     // The message the README quotes.
-    assertEquals("zarrow: array 'huge' of shape [2147483648, 2147483648] has 4611686018427387904 elements, more than"
-        + " --max-elements 10000000: print a part of it with --region (e.g. --region 0:10) or raise --max-elements",
+    assertEquals("zarrow: --max-elements 10000000: array 'huge' of shape [2147483648, 2147483648] has 4611686018427387904"
+        + " elements; print a part of it with --region (e.g. --region 0:10) or raise --max-elements",
         Cli.run("cat", store, "huge").errLines().get(0));
     Cli.Result part = Cli.run("cat", store, "huge", "--json", "--region", "5,7:9");
     assertEquals(0, part.exit(), part.toString());
@@ -79,7 +79,9 @@ class HugeArraysCliTest {
     Path store = store();
     Cli.Result refused = Cli.run("cat", store, "small", "--json", "--max-elements", "15");
     assertEquals(2, refused.exit(), refused.toString());
-    assertTrue(refused.err().contains("16 elements") && refused.err().contains("--max-elements"), refused.toString());
+    assertTrue(refused.err().startsWith("zarrow: --max-elements 15: ") && refused.err().contains("16 elements"), refused.toString());
+    Cli.Result region = Cli.run("cat", store, "small", "--json", "--region", "0:2", "--max-elements", "7");
+    assertTrue(region.exit() == 2 && region.err().startsWith("zarrow: --region 0:2: 8 elements, more than --max-elements 7; "), region.toString());
     Cli.Result ok = Cli.run("cat", store, "small", "--json", "--max-elements", "16");
     assertEquals(0, ok.exit(), ok.toString());
     Cli.Result zero = Cli.run("cat", store, "small", "--json", "--max-elements", "0");
