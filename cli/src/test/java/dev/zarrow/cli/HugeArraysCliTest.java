@@ -124,4 +124,21 @@ class HugeArraysCliTest {
     assertEquals(3, r.exit(), r.toString());
     assertTrue(r.out().matches("(?s).*\"arrays\" *: *2,.*") && r.out().contains("overflow/zarr.json"), r.toString());
   }
+
+  @Test
+  void infoCountsInnerChunksOfAShapeNearTheLongLimit() throws Exception {
+    // 2^63 - 2 elements in shards of 3 inner chunks of 3: (shape + 3 - 1) / 3 would wrap negative.
+    Path store = dir.resolve("near");
+    long size = Long.MAX_VALUE - 1;
+    Files.createDirectories(store.resolve("a"));
+    Files.writeString(store.resolve("a/zarr.json"),
+        "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [" + size + "], \"data_type\": \"int8\","
+            + " \"chunk_grid\": {\"name\": \"regular\", \"configuration\": {\"chunk_shape\": [3]}},"
+            + " \"chunk_key_encoding\": {\"name\": \"default\"}, \"fill_value\": 0, \"codecs\": [{\"name\": \"sharding_indexed\","
+            + " \"configuration\": {\"chunk_shape\": [3], \"codecs\": [{\"name\": \"bytes\"}],"
+            + " \"index_codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}]}}]}");
+    Cli.Result r = Cli.run("info", store, "a");
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(r.out().matches("(?s).*\"grid_chunks\" *: *" + (size / 3) + "\\b.*"), r.toString());
+  }
 }
