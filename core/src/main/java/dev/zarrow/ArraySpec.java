@@ -37,12 +37,18 @@ public final class ArraySpec {
     this.shape = shape.clone();
   }
 
-  /** An array of {@code dataType} and {@code shape}; a negative size is an {@link IllegalArgumentException}. */
+  /**
+   * An array of {@code dataType} and {@code shape}; a negative size, or more elements than 2^63 - 1, is
+   * an {@link IllegalArgumentException}.
+   */
   public static ArraySpec of(DataType dataType, long... shape) {
     for (long n : shape) {
       if (n < 0) {
         throw new IllegalArgumentException("shape " + Arrays.toString(shape) + " has a negative size");
       }
+    }
+    if (ArrayMetadata.elementCount(shape) < 0) {
+      throw new IllegalArgumentException("shape " + Arrays.toString(shape) + " has more elements than 2^63 - 1");
     }
     return new ArraySpec(dataType, shape);
   }

@@ -68,6 +68,7 @@ public final class ZarrArray implements ZarrNode {
       }
       this.dataType = options.registry().dataType(metadata.dataType());
       this.grid = ChunkGrid.parse(metadata.chunkGrid(), metadata.rank());
+      grid.checkFits(metadata.shape());
       this.keyEncoding = ChunkKeyEncoding.parse(metadata.chunkKeyEncoding());
       this.fillValue = parseFill(dataType, metadata);
       var context = options.registry().context(options.codecs(), options.executor());
@@ -128,9 +129,9 @@ public final class ZarrArray implements ZarrNode {
     return metadata.rank();
   }
 
-  /** The number of elements. */
+  /** The number of elements (it always fits a long: metadata whose shape counts more is refused). */
   public long size() {
-    return Box.of(metadata.shape()).size();
+    return metadata.size();
   }
 
   public DataType dataType() {
@@ -156,9 +157,18 @@ public final class ZarrArray implements ZarrNode {
     return path.isEmpty() ? key : path + "/" + key;
   }
 
-  /** Every chunk position of the array, in C order. */
-  public List<long[]> chunks() {
+  /**
+   * Every chunk position of the grid, in C order, made one at a time as it is iterated: a grid may
+   * have more chunks than memory holds (see {@link #chunkCount()}), so iterate, never collect, unless
+   * the count is small. Stored chunks are usually far fewer: a store that lists gives them faster.
+   */
+  public Iterable<long[]> chunks() {
     return grid.allChunks(metadata.shape());
+  }
+
+  /** The number of chunks of the grid (at most {@link #size()}, so it always fits a long). */
+  public long chunkCount() {
+    return grid.chunkCount(metadata.shape());
   }
 
   private String context(long[] coords) {
@@ -450,25 +460,49 @@ public final class ZarrArray implements ZarrNode {
 
   /**
    * Resizes the array: writes the new metadata and deletes the chunks that lie wholly outside the new
-   * shape (like zarr-python). Returns the array with its new shape.
+   * shape (like zarr-python). Returns the array with its new shape. The chunks to delete are found in
+   * the store's listing when it lists (the time of the stored chunks), else by trying every dropped
+   * grid position. A shape of more than 2^63 - 1 elements, or whose chunks would end past that, is an
+   * {@link IllegalArgumentException}.
    */
   public ZarrArray resize(long... newShape) {
     WritableStore out = writable();
-    if (newShape.length != rank() || Arrays.stream(newShape).anyMatch(n -> n < 0)) {
+    if (newShape.length != rank() || Arrays.stream(newShape).anyMatch(n -> n < 0)
+        || ArrayMetadata.elementCount(newShape) < 0) {
       throw new IllegalArgumentException("array '" + path + "': cannot resize " + rank() + " dimensions to " + Arrays.toString(newShape));
     }
-    ZarrArray resized = new ZarrArray(store, path, metadata.withShape(newShape), options);
+    ZarrArray resized;
+    try {
+      resized = new ZarrArray(store, path, metadata.withShape(newShape), options);
+    } catch (ZarrException e) {
+      throw new IllegalArgumentException("array '" + path + "': cannot resize to " + Arrays.toString(newShape) + ": " + e.getMessage(), e);
+    }
     resized.writeMetadata();
     long[] newGrid = grid.gridShape(newShape);
-    for (long[] coords : chunks()) {
-      for (int i = 0; i < coords.length; i++) {
-        if (coords[i] >= newGrid[i]) {
-          out.delete(chunkKey(coords));
-          break;
+    if (store.canList()) {
+      long[] oldGrid = grid.gridShape(metadata.shape());
+      String prefix = path.isEmpty() ? "" : path + "/";
+      for (String key : store.list(prefix)) {
+        Optional<long[]> coords = keyEncoding.coords(key.substring(prefix.length()), oldGrid);
+        if (coords.isPresent() && chunkKey(coords.get()).equals(key) && outside(coords.get(), newGrid)) {
+          out.delete(key);
         }
+      }
+    } else {
+      for (long[] coords : grid.chunksOutside(metadata.shape(), newShape)) {
+        out.delete(chunkKey(coords));
       }
     }
     return resized;
+  }
+
+  private static boolean outside(long[] coords, long[] gridShape) {
+    for (int i = 0; i < coords.length; i++) {
+      if (coords[i] >= gridShape[i]) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Replaces the attributes, writing the metadata; returns the updated array. */

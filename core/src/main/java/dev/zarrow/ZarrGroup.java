@@ -1,11 +1,13 @@
 package dev.zarrow;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.zarrow.error.ZarrException;
 import dev.zarrow.metadata.GroupMetadata;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.store.Store;
 import dev.zarrow.store.WritableStore;
 import java.nio.ByteBuffer;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,13 +60,49 @@ public final class ZarrGroup implements ZarrNode {
         .toList();
   }
 
-  /** The direct children by name, in name order. */
-  public Map<String, ZarrNode> children() {
-    Map<String, ZarrNode> out = new LinkedHashMap<>();
+  /**
+   * The direct children, in name order: every one that opens, and for each other one (a bad
+   * {@code zarr.json}, an unsupported extension, a store error reading it) the {@link ZarrException}
+   * that says why, so that one broken node hides none of its siblings. {@link Children#all()} is the
+   * strict form: every child, or the first failure thrown.
+   */
+  public Children children() {
+    Map<String, ZarrNode> nodes = new LinkedHashMap<>();
+    Map<String, ZarrException> failures = new LinkedHashMap<>();
     for (String name : childNames()) {
-      out.put(name, Zarr.open(store, ZarrNode.join(path, name), options));
+      try {
+        nodes.put(name, Zarr.open(store, ZarrNode.join(path, name), options));
+      } catch (ZarrException e) {
+        failures.put(name, e);
+      }
     }
-    return out;
+    return new Children(nodes, failures);
+  }
+
+  /**
+   * The direct children of a group.
+   *
+   * @param nodes the children that opened, by name, in name order
+   * @param failures the children that did not, by name, in name order, each with why
+   */
+  public record Children(Map<String, ZarrNode> nodes, Map<String, ZarrException> failures) {
+    public Children {
+      nodes = Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
+      failures = Collections.unmodifiableMap(new LinkedHashMap<>(failures));
+    }
+
+    /** True when every child opened. */
+    public boolean complete() {
+      return failures.isEmpty();
+    }
+
+    /** Every child, when all of them opened; otherwise the first failure (in name order) is thrown. */
+    public Map<String, ZarrNode> all() {
+      if (!failures.isEmpty()) {
+        throw failures.values().iterator().next();
+      }
+      return nodes;
+    }
   }
 
   /** The node at {@code relativePath} below this group, or empty. */

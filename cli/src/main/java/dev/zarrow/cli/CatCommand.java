@@ -22,7 +22,9 @@ import picocli.CommandLine.Parameters;
  * order. With {@code --json}, one line {@code {"shape":[...],"data_type":...,"values":[...]}}; without,
  * one line per element: its index, a tab, its JSON value. Reads slab by slab (at most about a million
  * elements at a time), so any array streams through bounded memory. The JSON document is printed
- * whole or not at all: every slab is decoded before any of it is printed.
+ * whole or not at all: every slab is decoded before any of it is printed. An array or region of more
+ * than {@code --max-elements} (default {@value #DEFAULT_MAX_ELEMENTS}) is refused before anything is
+ * read, as a usage error that suggests {@code --region}: printing 2^62 elements would never end.
  */
 @Command(
     name = "cat",
@@ -34,6 +36,9 @@ import picocli.CommandLine.Parameters;
 final class CatCommand extends ZarrowCommand {
   /** Elements read at a time (more when one chunk is larger). */
   static final long SLAB_ELEMENTS = 1 << 20;
+
+  /** The most elements cat prints unless told otherwise: about 100 MB of JSON numbers. */
+  static final long DEFAULT_MAX_ELEMENTS = 10_000_000;
 
   @Parameters(index = "0", paramLabel = "STORE", description = "The store: a directory, http(s)://, s3://BUCKET/PREFIX, a .zip archive or memory:.")
   String store;
@@ -52,12 +57,20 @@ final class CatCommand extends ZarrowCommand {
           + " are whole.")
   String region;
 
+  @Option(
+      names = "--max-elements",
+      paramLabel = "N",
+      defaultValue = "" + DEFAULT_MAX_ELEMENTS,
+      description = "Refuse to print more than N elements (default: ${DEFAULT-VALUE}); use --region for a part.")
+  long maxElements;
+
   @Override
   public Integer call() throws IOException {
     String p = nodePath(path);
     try (Store s = openExisting(store); BufferAllocator allocator = new RootAllocator()) {
       ZarrArray array = Zarr.openArray(s, p, options());
       Box box = region == null ? Box.of(array.shape()) : parseRegion(region, array.shape());
+      checkSize(array, box);
       List<Box> slabs = Slabs.of(box, array.grid().chunkShape(), SLAB_ELEMENTS);
       if (json) {
         printJson(array, box, slabs, allocator);
@@ -66,6 +79,29 @@ final class CatCommand extends ZarrowCommand {
       }
     }
     return Main.OK;
+  }
+
+  /** Refuses, before anything is read, to print more than {@code --max-elements}. */
+  private void checkSize(ZarrArray array, Box box) {
+    if (maxElements <= 0) {
+      throw usage("--max-elements " + maxElements + ": must be a positive number of elements");
+    }
+    long count = box.size(); // fits: the box lies inside the array, whose element count does
+    if (count <= maxElements) {
+      return;
+    }
+    // The option at fault first: --region when one was given, else the limit the whole array passes.
+    String what = region == null
+        ? "--max-elements " + maxElements + ": array '" + array.path() + "' of shape " + java.util.Arrays.toString(array.shape())
+            + " has " + count + " elements"
+        : "--region " + region + ": " + count + " elements, more than --max-elements " + maxElements;
+    throw usage(what + "; print a part of it with --region (e.g. --region " + example(array.shape()) + ")"
+        + " or raise --max-elements");
+  }
+
+  /** A small region of {@code shape} to suggest: the first 10 indexes of the first dimension. */
+  private static String example(long[] shape) {
+    return shape.length == 0 ? ":" : "0:" + Math.min(10, shape[0]);
   }
 
   private Box parseRegion(String text, long[] shape) {

@@ -86,9 +86,9 @@ final class InfoCommand extends ZarrowCommand {
     out.put("grid_shards", gridChunks(array));
     out.put("stored_shards", keys.chunks().size());
     BigInteger inner = BigInteger.ONE;
-    long[] shape = array.shape();
-    for (int i = 0; i < shape.length; i++) {
-      inner = inner.multiply(BigInteger.valueOf((shape[i] + layout.chunks()[i] - 1) / layout.chunks()[i]));
+    // gridShape, not (shape + chunk - 1) / chunk, which wraps for sizes near 2^63 - 1.
+    for (long n : dev.zarrow.grid.ChunkGrid.regular(layout.chunks()).gridShape(array.shape())) {
+      inner = inner.multiply(BigInteger.valueOf(n));
     }
     out.put("grid_chunks", inner);
   }

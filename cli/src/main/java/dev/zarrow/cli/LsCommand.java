@@ -23,8 +23,9 @@ import picocli.CommandLine.Parameters;
  * its data type, shape, chunk (and shard) shape, codecs in {@code --codec} grammar, and what is stored
  * (chunks, or for a sharded array shards: {@code grid_shards}, {@code stored_shards}, and the inner
  * chunks of its grid, {@code grid_chunks}).
- * With {@code --json}, an array of objects instead. Nodes that cannot be read are listed with their
- * error and make the exit code 3 once everything else is listed.
+ * With {@code --json}, an array of objects instead. Nodes that cannot be read are left out of the
+ * tree (kept with their {@code error} in the JSON) and named on stderr as {@code zarrow: PATH: reason},
+ * and make the exit code 3 once everything else is listed.
  */
 @Command(name = "ls", description = "List the arrays and groups of a store as a tree (or JSON with --json).")
 final class LsCommand extends ZarrowCommand {
@@ -53,9 +54,13 @@ final class LsCommand extends ZarrowCommand {
     } else {
       printTree(rows);
     }
-    long errors = rows.stream().filter(r -> r.node().has("error")).count();
-    if (errors > 0) {
-      throw new ZarrException(errors + (errors == 1 ? " node" : " nodes") + " could not be read (see the listing)");
+    List<ObjectNode> failed = rows.stream().map(Row::node).filter(n -> n.has("error")).toList();
+    for (ObjectNode n : failed) {
+      String nodePath = n.get("path").asText();
+      err().println("zarrow: " + (nodePath.isEmpty() ? "/" : nodePath) + ": " + n.get("error").asText());
+    }
+    if (!failed.isEmpty()) {
+      throw new ZarrException(failed.size() + (failed.size() == 1 ? " node" : " nodes") + " could not be read (each named above)");
     }
     return Main.OK;
   }
@@ -122,7 +127,7 @@ final class LsCommand extends ZarrowCommand {
       boolean group = "group".equals(n.path("node_type").asText());
       String name = indent + r.name() + (group && !r.name().equals("/") ? "/" : "");
       if (n.has("error")) {
-        cells.add(new String[] {name, "error: " + n.get("error").asText()});
+        continue; // on stderr
       } else if (group) {
         cells.add(new String[] {name, "group"});
       } else {

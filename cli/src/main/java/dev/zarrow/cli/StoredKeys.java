@@ -51,42 +51,6 @@ record StoredKeys(List<Chunk> chunks, List<String> ignored) {
 
   /** The coordinates {@code relative} (a key relative to the array) names within {@code grid}, or empty. */
   static Optional<long[]> coords(String relative, ChunkKeyEncoding encoding, long[] grid) {
-    String sep = String.valueOf(encoding.separator());
-    String rest;
-    if (encoding.v2()) {
-      if (grid.length == 0) {
-        return relative.equals("0") ? Optional.of(new long[0]) : Optional.empty();
-      }
-      rest = relative;
-    } else {
-      if (grid.length == 0) {
-        return relative.equals("c") ? Optional.of(new long[0]) : Optional.empty();
-      }
-      if (!relative.startsWith("c" + sep)) {
-        return Optional.empty();
-      }
-      rest = relative.substring(2);
-    }
-    String[] parts = rest.split(java.util.regex.Pattern.quote(sep), -1);
-    if (parts.length != grid.length) {
-      return Optional.empty();
-    }
-    long[] out = new long[grid.length];
-    for (int i = 0; i < parts.length; i++) {
-      String p = parts[i];
-      if (p.isEmpty() || p.length() > 19 || !p.chars().allMatch(ch -> ch >= '0' && ch <= '9')
-          || (p.length() > 1 && p.charAt(0) == '0')) {
-        return Optional.empty();
-      }
-      try {
-        out[i] = Long.parseLong(p);
-      } catch (NumberFormatException e) { // 19 digits beyond 2^63 - 1
-        return Optional.empty();
-      }
-      if (out[i] >= grid[i]) {
-        return Optional.empty();
-      }
-    }
-    return Optional.of(out);
+    return encoding.coords(relative, grid);
   }
 }

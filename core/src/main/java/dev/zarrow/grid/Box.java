@@ -54,8 +54,16 @@ public record Box(long[] start, long[] shape) {
     return shape.length;
   }
 
-  /** The number of elements. */
+  /**
+   * The number of elements: 0 when any size is 0. Exact for any box inside an array (whose element
+   * count fits a long); an {@link ArithmeticException} only for a box larger than any array.
+   */
   public long size() {
+    for (long s : shape) {
+      if (s == 0) {
+        return 0;
+      }
+    }
     long n = 1;
     for (long s : shape) {
       n = Math.multiplyExact(n, s);

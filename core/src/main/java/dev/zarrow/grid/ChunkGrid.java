@@ -87,9 +87,32 @@ public record ChunkGrid(int[] chunkShape) {
   public long[] gridShape(long[] shape) {
     long[] out = new long[shape.length];
     for (int i = 0; i < shape.length; i++) {
-      out[i] = (shape[i] + chunkShape[i] - 1) / chunkShape[i];
+      // Not (shape + chunk - 1) / chunk, which wraps for sizes near 2^63 - 1.
+      out[i] = shape[i] / chunkShape[i] + (shape[i] % chunkShape[i] == 0 ? 0 : 1);
     }
     return out;
+  }
+
+  /**
+   * The number of chunks of an array of {@code shape}: never more than its elements (a chunk holds at
+   * least one), so it counts whenever the shape does.
+   */
+  public long chunkCount(long[] shape) {
+    return ArrayMetadata.elementCount(gridShape(shape));
+  }
+
+  /**
+   * Refuses a grid whose chunks reach past 2^63 - 1 along a dimension of {@code shape} (the last chunk's
+   * end would wrap), as a {@link MetadataException} naming both shapes.
+   */
+  public void checkFits(long[] shape) {
+    long[] grid = gridShape(shape);
+    for (int i = 0; i < shape.length; i++) {
+      if (grid[i] > Long.MAX_VALUE / chunkShape[i]) {
+        throw new MetadataException("/chunk_grid: chunks of " + Arrays.toString(chunkShape) + " over the shape "
+            + Arrays.toString(shape) + " end past 2^63 - 1 in dimension " + i);
+      }
+    }
   }
 
   /** The region of the array chunk {@code coords} covers (full chunk size, may pass the array's end). */
@@ -144,11 +167,64 @@ public record ChunkGrid(int[] chunkShape) {
     };
   }
 
-  /** Every chunk of an array of {@code shape}. */
-  public List<long[]> allChunks(long[] shape) {
-    List<long[]> out = new ArrayList<>();
-    chunksOf(Box.of(shape)).forEach(out::add);
-    return out;
+  /**
+   * Every chunk of an array of {@code shape}, in C order, made one by one as it is iterated (a grid
+   * may have more chunks than memory holds).
+   */
+  public Iterable<long[]> allChunks(long[] shape) {
+    return chunksOf(Box.of(shape));
+  }
+
+  /**
+   * The chunks of the grid of {@code oldShape} that lie wholly outside the grid of {@code newShape}
+   * (what a resize from one to the other drops), in C order per slab, one by one as iterated.
+   */
+  public Iterable<long[]> chunksOutside(long[] oldShape, long[] newShape) {
+    long[] before = gridShape(oldShape);
+    long[] after = gridShape(newShape);
+    int rank = before.length;
+    int[] ones = new int[rank];
+    Arrays.fill(ones, 1);
+    ChunkGrid positions = new ChunkGrid(ones);
+    List<Iterable<long[]>> slabs = new ArrayList<>();
+    // Slab d: chunks inside the new grid along dimensions < d, past it along d, anywhere after d.
+    for (int d = 0; d < rank; d++) {
+      if (before[d] <= after[d]) {
+        continue;
+      }
+      long[] start = new long[rank];
+      long[] extent = before.clone();
+      for (int j = 0; j < d; j++) {
+        extent[j] = Math.min(before[j], after[j]);
+      }
+      start[d] = after[d];
+      extent[d] = before[d] - after[d];
+      slabs.add(positions.chunksOf(new Box(start, extent)));
+    }
+    return () -> concat(slabs.iterator());
+  }
+
+  /** The elements of each iterable one after the other, taken one at a time (unlike Stream.flatMap's iterator, which buffers a whole inner stream). */
+  private static Iterator<long[]> concat(Iterator<Iterable<long[]>> parts) {
+    return new Iterator<>() {
+      Iterator<long[]> current = java.util.Collections.emptyIterator();
+
+      @Override
+      public boolean hasNext() {
+        while (!current.hasNext() && parts.hasNext()) {
+          current = parts.next().iterator();
+        }
+        return current.hasNext();
+      }
+
+      @Override
+      public long[] next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        return current.next();
+      }
+    };
   }
 
   @Override

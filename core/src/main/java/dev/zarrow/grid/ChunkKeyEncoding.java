@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.zarrow.error.MetadataException;
 import dev.zarrow.error.UnsupportedExtensionException;
 import dev.zarrow.metadata.NamedConfig;
+import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * How chunk coordinates become store keys (relative to the array's path): {@code default}
@@ -62,5 +64,50 @@ public record ChunkKeyEncoding(boolean v2, char separator) {
       out.append(i == 0 ? "" : String.valueOf(separator)).append(coords[i]);
     }
     return out.toString();
+  }
+
+  /**
+   * The coordinates that {@code relative} (a key relative to the array) names within a grid of
+   * {@code gridShape} chunks per dimension, or empty when it names none: another encoding, a number
+   * with a leading zero or past the grid. {@code key(coords(k))} is {@code k} for every key found.
+   */
+  public Optional<long[]> coords(String relative, long[] gridShape) {
+    String sep = String.valueOf(separator);
+    String rest;
+    if (v2) {
+      if (gridShape.length == 0) {
+        return relative.equals("0") ? Optional.of(new long[0]) : Optional.empty();
+      }
+      rest = relative;
+    } else {
+      if (gridShape.length == 0) {
+        return relative.equals("c") ? Optional.of(new long[0]) : Optional.empty();
+      }
+      if (!relative.startsWith("c" + sep)) {
+        return Optional.empty();
+      }
+      rest = relative.substring(2);
+    }
+    String[] parts = rest.split(Pattern.quote(sep), -1);
+    if (parts.length != gridShape.length) {
+      return Optional.empty();
+    }
+    long[] out = new long[gridShape.length];
+    for (int i = 0; i < parts.length; i++) {
+      String p = parts[i];
+      if (p.isEmpty() || p.length() > 19 || !p.chars().allMatch(ch -> ch >= '0' && ch <= '9')
+          || (p.length() > 1 && p.charAt(0) == '0')) {
+        return Optional.empty();
+      }
+      try {
+        out[i] = Long.parseLong(p);
+      } catch (NumberFormatException e) { // 19 digits beyond 2^63 - 1
+        return Optional.empty();
+      }
+      if (out[i] >= gridShape[i]) {
+        return Optional.empty();
+      }
+    }
+    return Optional.of(out);
   }
 }

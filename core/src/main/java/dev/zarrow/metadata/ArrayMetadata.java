@@ -56,6 +56,35 @@ public record ArrayMetadata(
     if (dimensionNames != null && dimensionNames.size() != shape.length) {
       throw new MetadataException("/dimension_names: " + dimensionNames.size() + " names for " + shape.length + " dimensions");
     }
+    if (elementCount(shape) < 0) {
+      throw new MetadataException("/shape: " + Arrays.toString(shape) + " has more elements than 2^63 - 1");
+    }
+  }
+
+  /**
+   * The number of elements of {@code shape} (0 when a size is 0, whatever the others), or -1 when it
+   * is more than a long counts. Every array's shape counts (the constructor checks it), so products
+   * over its regions, chunk grid and edge chunks never overflow.
+   */
+  public static long elementCount(long[] shape) {
+    for (long s : shape) {
+      if (s == 0) {
+        return 0;
+      }
+    }
+    long n = 1;
+    for (long s : shape) {
+      if (s < 0 || n > Long.MAX_VALUE / s) {
+        return -1;
+      }
+      n *= s;
+    }
+    return n;
+  }
+
+  /** The number of elements (see {@link #elementCount(long[])}). */
+  public long size() {
+    return elementCount(shape);
   }
 
   @Override

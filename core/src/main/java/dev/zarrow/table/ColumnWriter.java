@@ -9,6 +9,7 @@ import dev.zarrow.dtype.DataType;
 import dev.zarrow.internal.WorkSharing;
 import dev.zarrow.metadata.ArrayMetadata;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
@@ -26,6 +27,8 @@ import org.apache.arrow.vector.types.pojo.Field;
  * first: every stored chunk is re-encoded (native types hold no nulls).
  */
 final class ColumnWriter implements AutoCloseable {
+  /** Chunks converted per round of parallel tasks (bounded memory for any grid). */
+  private static final int CONVERT_BATCH = 1024;
   private final NodeWriter write;
   private final String node;
   private final Field stored;
@@ -139,14 +142,22 @@ final class ColumnWriter implements AutoCloseable {
         .fillValue(old.metadata().fillValue())
         .toMetadata();
     ZarrArray converted = write.array(node, metadata);
-    WorkSharing.forEach(old.chunks(), coords -> {
-      Optional<FieldVector> chunk = old.decodeChunk(coords, allocator);
-      if (chunk.isPresent()) {
-        try (FieldVector values = chunk.get()) {
-          converted.writeChunk(coords, values, allocator);
-        }
+    // The grid in batches: it may have more chunks than a list of them would hold.
+    List<long[]> batch = new ArrayList<>();
+    for (Iterator<long[]> chunks = old.chunks().iterator(); chunks.hasNext(); ) {
+      batch.add(chunks.next());
+      if (batch.size() == CONVERT_BATCH || !chunks.hasNext()) {
+        WorkSharing.forEach(batch, coords -> {
+          Optional<FieldVector> chunk = old.decodeChunk(coords, allocator);
+          if (chunk.isPresent()) {
+            try (FieldVector values = chunk.get()) {
+              converted.writeChunk(coords, values, allocator);
+            }
+          }
+        }, old.options().executor());
+        batch.clear();
       }
-    }, old.options().executor());
+    }
     array = converted;
   }
 

@@ -158,7 +158,7 @@ public final class TableReader extends ColumnsReader {
   /** The child arrays of rank >= 1, in column-order (after _index) then name order. */
   private static List<ZarrArray> implicitColumns(ZarrGroup group) {
     Map<String, ZarrArray> arrays = new LinkedHashMap<>();
-    for (Map.Entry<String, ZarrNode> child : group.children().entrySet()) {
+    for (Map.Entry<String, ZarrNode> child : group.children().all().entrySet()) {
       if (child.getValue() instanceof ZarrArray a && a.rank() >= 1) {
         arrays.put(child.getKey(), a);
       }

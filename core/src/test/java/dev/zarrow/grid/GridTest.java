@@ -75,7 +75,16 @@ class GridTest {
     assertEquals(List.of(), chunks(grid, new Box(new long[] {3, 4}, new long[] {0, 4})));
     assertEquals(List.of("[]"), chunks(ChunkGrid.regular(), Box.of()));
     assertEquals(List.of("[3]", "[4]"), chunks(ChunkGrid.regular(10), new Box(new long[] {39}, new long[] {2})));
-    assertEquals(9, grid.allChunks(new long[] {7, 11}).size());
+    assertEquals(9, grid.chunkCount(new long[] {7, 11}));
+    assertEquals(9, java.util.stream.StreamSupport.stream(grid.allChunks(new long[] {7, 11}).spliterator(), false).count());
+    // Sizes near 2^63 - 1: (shape + chunk - 1) / chunk would wrap negative.
+    assertArrayEquals(new long[] {Long.MAX_VALUE / 3 + 1, 1}, grid.gridShape(new long[] {Long.MAX_VALUE, 4}));
+    // Resizing [7, 11] to [4, 5] drops chunk rows 2 (all columns) and chunk column 2 of rows 0..1.
+    List<String> dropped = new java.util.ArrayList<>();
+    grid.chunksOutside(new long[] {7, 11}, new long[] {4, 5}).forEach(c -> dropped.add(java.util.Arrays.toString(c)));
+    assertEquals(List.of("[2, 0]", "[2, 1]", "[2, 2]", "[0, 2]", "[1, 2]"), dropped);
+    assertEquals(List.of(), chunks(grid, Box.of(0, 0)));
+    assertFalse(grid.chunksOutside(new long[] {7, 11}, new long[] {9, 12}).iterator().hasNext());
     assertArrayEquals(new long[] {3, 3}, grid.gridShape(new long[] {7, 11}));
     assertArrayEquals(new long[] {0, 3}, grid.gridShape(new long[] {0, 12}));
     assertEquals(new Box(new long[] {6, 8}, new long[] {3, 4}), grid.chunkBox(new long[] {2, 2}));

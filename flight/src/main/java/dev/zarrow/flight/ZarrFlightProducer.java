@@ -175,7 +175,7 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
     if (isTable(group)) {
       listener.onNext(info(group));
     }
-    for (ZarrNode child : group.children().values()) {
+    for (ZarrNode child : group.children().all().values()) {
       list(child, listener);
     }
   }
@@ -185,15 +185,35 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
     return TableReader.holdsTable(group);
   }
 
-  /** The node's schema, rows and one endpoint per chunk (shard) row range along dimension 0, in row order. */
+  /**
+   * The node's schema, rows and one endpoint per chunk (shard) row range along dimension 0, in row
+   * order; past {@link #MAX_ENDPOINTS} chunks, each endpoint takes several whole chunks, so that a huge
+   * grid never makes a huge list.
+   */
   private FlightInfo info(ZarrNode node) {
     Shape shape = shape(node);
     Location[] where = locations.toArray(Location[]::new);
     List<FlightEndpoint> endpoints = new ArrayList<>();
-    for (long from = 0; from < shape.rows(); from += shape.chunkRows()) {
-      endpoints.add(new FlightEndpoint(Tickets.of(node.path(), from, Math.min(shape.rows(), from + shape.chunkRows())), where));
+    long step = endpointRows(shape.rows(), shape.chunkRows());
+    for (long from = 0; from < shape.rows(); ) {
+      long to = from + Math.min(step, shape.rows() - from); // never past rows, so never wraps
+      endpoints.add(new FlightEndpoint(Tickets.of(node.path(), from, to), where));
+      from = to;
     }
     return new FlightInfo(shape.schema(), FlightDescriptor.path(node.path()), endpoints, -1, shape.rows(), true, IpcOption.DEFAULT);
+  }
+
+  /** The most endpoints one FlightInfo lists. */
+  static final long MAX_ENDPOINTS = 1 << 16;
+
+  /** The rows per endpoint: a chunk's, or a whole number of chunks' when there are more than {@link #MAX_ENDPOINTS}. */
+  static long endpointRows(long rows, long chunkRows) {
+    if (chunkRows <= 0) {
+      return Math.max(1, rows);
+    }
+    long chunks = rows / chunkRows + (rows % chunkRows == 0 ? 0 : 1);
+    long perEndpoint = chunks / MAX_ENDPOINTS + (chunks % MAX_ENDPOINTS == 0 ? 0 : 1);
+    return Math.max(1, perEndpoint) * chunkRows; // at most about rows / MAX_ENDPOINTS + chunkRows: fits
   }
 
   /** What {@code zarrow export} writes for a node (the stored schema, dictionary encodings included), its rows and chunk rows. */

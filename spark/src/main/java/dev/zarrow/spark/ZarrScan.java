@@ -79,16 +79,31 @@ final class ZarrScan implements ScanBuilder, SupportsPushDownRequiredColumns, Su
   @Override
   public InputPartition[] planInputPartitions() {
     long end = limit >= 0 ? Math.min(shape.rows(), limit) : shape.rows();
-    long step = shape.chunkRows();
+    long step = partitionRows(end, shape.chunkRows());
     List<InputPartition> out = new ArrayList<>();
     try (Store store = location.isHadoop() ? location.open() : null) {
       List<ZarrArray> arrays = store == null || required.isEmpty() ? List.of()
           : ZarrSource.open(store).arrays(Arrays.asList(required.fieldNames()));
-      for (long start = 0, i = 0; start < end; start += step, i++) {
-        out.add(new ZarrInputPartition(start, Math.min(end, start + step), hosts((HadoopStore) store, arrays, i, step)));
+      for (long start = 0, i = 0; start < end; i++) {
+        long stop = start + Math.min(step, end - start); // never past end, so never wraps
+        out.add(new ZarrInputPartition(start, stop, hosts((HadoopStore) store, arrays, i, step)));
+        start = stop;
       }
     }
     return out.toArray(InputPartition[]::new);
+  }
+
+  /** The most partitions one scan plans: a huge grid gets partitions of several whole chunks. */
+  static final long MAX_PARTITIONS = 1 << 16;
+
+  /** The rows per partition: a chunk's, or a whole number of chunks' when there are more than {@link #MAX_PARTITIONS}. */
+  static long partitionRows(long rows, long chunkRows) {
+    if (chunkRows <= 0) {
+      return Math.max(1, rows);
+    }
+    long chunks = rows / chunkRows + (rows % chunkRows == 0 ? 0 : 1);
+    long perPartition = chunks / MAX_PARTITIONS + (chunks % MAX_PARTITIONS == 0 ? 0 : 1);
+    return Math.max(1, perPartition) * chunkRows;
   }
 
   /** The hosts that hold most of the chunks of row chunk {@code i}, busiest first. */

@@ -272,4 +272,16 @@ class ZarrSparkTest {
         () -> spark.range(1).selectExpr("make_interval(1, 2) as iv").write().format("zarr").save(tmp.resolve("refused").toString()));
     assertTrue(e.getMessage().contains("iv"), e.getMessage());
   }
+
+  @Test
+  void aHugeGridPlansFewPartitionsOfWholeChunks() throws Exception {
+    // 2^40 rows in one-row chunks (issue 14): before, one partition per chunk, planned until memory ran out.
+    Path dir = tmp.resolve("huge");
+    Zarr.createArray(FileSystemStore.open(dir), "", dev.zarrow.ArraySpec.of(dev.zarrow.dtype.FixedType.INT8, 1L << 40).chunks(1));
+    int partitions = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60),
+        () -> read(dir).rdd().getNumPartitions());
+    assertTrue(partitions <= ZarrScan.MAX_PARTITIONS, partitions + " partitions");
+    assertEquals(16L << 20, ZarrScan.partitionRows(1L << 40, 1));
+    assertEquals(32, ZarrScan.partitionRows(1000, 32));
+  }
 }
