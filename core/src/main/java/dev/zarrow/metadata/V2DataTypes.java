@@ -72,7 +72,7 @@ final class V2DataTypes {
         if (scale < 1 || scale > Integer.MAX_VALUE) {
           throw new MetadataException(pointer + ": \"" + text + "\": the scale factor must be in [1, 2^31-1]");
         }
-        ObjectNode config = f.objectNode().put("unit", m.group(5)).put("scale_factor", scale);
+        ObjectNode config = f.objectNode().put("unit", m.group(5)).put("scale_factor", (int) scale);
         return new Parsed(NamedConfig.of(code.equals("M") ? "numpy.datetime64" : "numpy.timedelta64", config),
             needEndian(endian, text, pointer), 8, Kind.NUMBER);
       }
@@ -93,7 +93,7 @@ final class V2DataTypes {
       default -> {
         String name = CORE.get(code + (size < 0 ? "" : size));
         if (name == null) {
-          throw new UnsupportedExtensionException(pointer + ": unsupported NumPy type \"" + text + "\"");
+          throw new MetadataException(pointer + ": unknown or unsupported NumPy type \"" + text + "\"");
         }
         return new Parsed(NamedConfig.plain(name), size == 1 ? null : needEndian(endian, text, pointer), size, Kind.NUMBER);
       }

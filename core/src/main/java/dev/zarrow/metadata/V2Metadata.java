@@ -83,7 +83,7 @@ public final class V2Metadata {
       if (chunks[i] < 1 || chunks[i] > Integer.MAX_VALUE) {
         throw new MetadataException("/chunks/" + i + ": expected a positive int32, got " + chunks[i]);
       }
-      chunkShape.add(chunks[i]);
+      chunkShape.add((int) chunks[i]);
     }
     V2DataTypes.Parsed dtype = V2DataTypes.parse(ArrayMetadata.require(doc, "dtype"), "/dtype");
     if (!doc.has("compressor")) {
