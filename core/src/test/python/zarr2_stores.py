@@ -61,7 +61,7 @@ CASES = [
     dict(name="fill_true", dtype="|b1", shape=[12], chunks=[4], fill_value=True, v3="bool"),
     dict(name="blosc_lz4", dtype="<i4", shape=[40], chunks=[16], compressor=B("lz4", 5, B.SHUFFLE), v3="int32"),
     dict(name="blosc_zstd_bit", dtype="<f8", shape=[40], chunks=[16], compressor=B("zstd", 3, B.BITSHUFFLE), v3="float64"),
-    dict(name="blosc_auto", dtype="|u1", shape=[40], chunks=[16], compressor=B("blosclz", 5, B.AUTOSHUFFLE), v3="uint8"),
+    dict(name="blosc_auto", dtype="|u1", shape=[40], chunks=[16], compressor=B("lz4hc", 5, B.AUTOSHUFFLE), v3="uint8"),
     dict(name="blosc_none", dtype=">i8", shape=[40], chunks=[16], compressor=B("zlib", 1, B.NOSHUFFLE), v3="int64"),
     dict(name="gzip", dtype="<i4", shape=[40], chunks=[16], compressor=numcodecs.GZip(5), v3="int32"),
     dict(name="zstd", dtype="<f4", shape=[40], chunks=[16], compressor=numcodecs.Zstd(3), v3="float32"),

@@ -43,6 +43,14 @@ public sealed interface ZarrNode permits ZarrArray, ZarrGroup {
         key(path, dev.zarrow.metadata.V2Metadata.ZGROUP));
   }
 
+  /**
+   * True when {@code key} is metadata of the node at {@code path}: its {@code zarr.json}, or Zarr v2's
+   * {@code .zarray}, {@code .zgroup} or {@code .zattrs} (not chunks, not stray keys).
+   */
+  static boolean isMetadataKey(String path, String key) {
+    return nodeKeys(path).contains(key) || key.equals(key(path, dev.zarrow.metadata.V2Metadata.ZATTRS));
+  }
+
   /** True when {@code store} holds a node (v3 or v2) at {@code path}. */
   static boolean exists(Store store, String path) {
     for (String key : nodeKeys(path)) {
