@@ -103,6 +103,10 @@ class ZarrV2CliTest {
     assertEquals(0, summary.get("ignored_keys").asInt(), info.out());
     Cli.Result check = Cli.run("check", v2, "i4be");
     assertEquals(0, check.exit(), check.toString());
+    Path stream = dir.resolve("order_f_3d.arrows");
+    Cli.Result export = Cli.run("export", v2, "order_f_3d", stream);
+    assertEquals(0, export.exit(), export.toString());
+    assertTrue(Files.size(stream) > 5 * 6 * 7 * 4, "the exported stream holds the values");
   }
 
   @Test

@@ -224,10 +224,13 @@ public final class V2Metadata {
       case BYTES -> fill == null || fill.isNull() ? F.textNode(Base64.getEncoder().encodeToString(new byte[dtype.itemSize()])) : fill;
       case TEXT -> fill == null || fill.isNull() ? F.textNode("") : fill;
       case NUMBER -> {
+        String name = dtype.dataType().name();
+        if (fill != null && name.equals("bool") && fill.isIntegralNumber() && (fill.asLong() == 0 || fill.asLong() == 1)) {
+          yield F.booleanNode(fill.asLong() == 1); // NumPy's bool fill written as a number
+        }
         if (fill != null && !fill.isNull()) {
           yield fill;
         }
-        String name = dtype.dataType().name();
         yield name.equals("bool") ? F.booleanNode(false)
             : name.startsWith("complex") ? F.arrayNode().add(0.0).add(0.0)
             : name.startsWith("float") ? F.numberNode(0.0) : F.numberNode(0);

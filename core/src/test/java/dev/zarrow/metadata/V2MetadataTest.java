@@ -117,6 +117,7 @@ class V2MetadataTest {
       "\"<f8\"; null; 0.0",
       "\"<i4\"; null; 0",
       "\"|b1\"; null; false",
+      "\"|b1\"; 1; true",
       "\"<f4\"; \"NaN\"; \"NaN\"",
       "\"<f8\"; \"Infinity\"; \"Infinity\"",
       "\"<f8\"; \"-Infinity\"; \"-Infinity\"",
