@@ -16,7 +16,7 @@ import java.nio.ByteBuffer;
 import java.util.Optional;
 
 /**
- * Entry point: open and create Zarr v3 arrays and groups in a store. Paths are {@code /}-separated
+ * Entry point: open and create Zarr v3 (and v2: {@link dev.zarrow.metadata.V2Metadata}) arrays and groups in a store. Paths are {@code /}-separated
  * from the store root ({@code ""} or {@code "/"} is the root).
  *
  * <pre>{@code
