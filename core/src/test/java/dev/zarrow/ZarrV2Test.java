@@ -15,6 +15,7 @@ import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.store.MemoryStore;
 import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.RecordingStore;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -62,6 +63,16 @@ class ZarrV2Test {
       VarCharVector strings = (VarCharVector) v.vector();
       assertEquals("", new String(strings.get(3), StandardCharsets.UTF_8));
     }
+  }
+
+  @Test
+  void openingAV2ArrayLooksUpZarrJsonZarrayAndZattrsOnceAndReadsOneDocument() {
+    MemoryStore memory = new MemoryStore();
+    put(memory, "a/.zarray", zarray("<i4", "null", "null", "0"));
+    RecordingStore store = new RecordingStore(memory);
+    Zarr.openArray(store, "a");
+    assertEquals(List.of("a/.zarray"), store.requests().stream().map(RecordingStore.Request::key).toList());
+    assertEquals(3, store.sizes()); // zarr.json (missing), .zarray, .zattrs (missing)
   }
 
   @Test
