@@ -206,6 +206,8 @@ def read(directory):
     for name, array in group.arrays():
         data = array[...]
         flat = data.reshape(-1, order="C") if array.ndim else [data[()]]
+        if array.dtype.kind == "S":  # as written: n bytes, the NUL padding kept
+            flat = [bytes(v).ljust(array.dtype.itemsize, b"\0") for v in flat]
         out[name] = {
             "dtype": str(array.dtype) if not array.dtype.fields else "structured",
             "order": array.order,
