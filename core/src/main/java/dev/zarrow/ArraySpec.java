@@ -10,6 +10,7 @@ import dev.zarrow.grid.ChunkGrid;
 import dev.zarrow.grid.ChunkKeyEncoding;
 import dev.zarrow.metadata.ArrayMetadata;
 import dev.zarrow.metadata.NamedConfig;
+import dev.zarrow.metadata.V2Metadata;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -31,6 +32,7 @@ public final class ArraySpec {
   private ChunkKeyEncoding keyEncoding = ChunkKeyEncoding.DEFAULT;
   private List<String> dimensionNames;
   private ObjectNode attributes = JsonNodeFactory.instance.objectNode();
+  private int zarrFormat = 3;
 
   private ArraySpec(DataType dataType, long[] shape) {
     this.dataType = dataType;
@@ -174,6 +176,20 @@ public final class ArraySpec {
     return NamedConfig.of("sharding_indexed", config);
   }
 
+  /**
+   * The format the array is stored in: 3 (the default, {@code zarr.json}) or 2 ({@code .zarray}, chunk keys
+   * {@code 0.0} unless a {@code v2} key encoding with {@code /} is given, string and bytes through
+   * {@code vlen-utf8}/{@code vlen-bytes}). What v2 cannot express (sharding, crc32c, another transpose than
+   * F order) is refused by {@link #toMetadata} with an {@code UnsupportedExtensionException}.
+   */
+  public ArraySpec zarrFormat(int format) {
+    if (format != 2 && format != 3) {
+      throw new IllegalArgumentException("zarr format " + format + ": expected 2 or 3");
+    }
+    this.zarrFormat = format;
+    return this;
+  }
+
   /** The metadata document of the array. */
   public ArrayMetadata toMetadata() {
     int[] chunkShape = chunks;
@@ -196,8 +212,9 @@ public final class ArraySpec {
       codecs.addAll(compressors);
     }
     JsonNode fillJson = fill != null ? fill : dataType.fillToJson(dataType.defaultFill());
-    return new ArrayMetadata(
+    ArrayMetadata metadata = new ArrayMetadata(
         shape, dataType.toMetadata(), ChunkGrid.regular(chunkShape).toMetadata(), keyEncoding.toMetadata(),
         fillJson, codecs, attributes, dimensionNames, null, null);
+    return zarrFormat == 2 ? V2Metadata.asV2(metadata) : metadata;
   }
 }

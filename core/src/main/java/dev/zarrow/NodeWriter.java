@@ -98,7 +98,9 @@ public final class NodeWriter implements AutoCloseable {
     started = true;
     if (!renaming) {
       store.set(marker(path), ByteBuffer.wrap(MARKER));
-      store.delete(ZarrNode.metadataKey(path)); // the old node is gone from here on
+      for (String key : ZarrNode.nodeKeys(path)) {
+        store.delete(key); // the old node is gone from here on
+      }
       clearBelow();
     }
   }
@@ -223,7 +225,8 @@ public final class NodeWriter implements AutoCloseable {
       throw new IllegalArgumentException("'" + top.path() + "' is not the node this writer writes ('" + writePath + "')");
     }
     writeMetadata(top);
-    Zarr.createParents(store, path, options);
+    Zarr.createParents(store, path, top instanceof ZarrArray a ? a.metadata().zarrFormat()
+        : ((ZarrGroup) top).metadata().zarrFormat(), options);
     if (renaming) {
       String old = Keys.temporarySibling(path, OLD);
       store.rename(path, old);

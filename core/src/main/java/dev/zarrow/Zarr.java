@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.zarrow.metadata.ArrayMetadata;
 import dev.zarrow.metadata.GroupMetadata;
 import dev.zarrow.metadata.Json;
+import dev.zarrow.metadata.V2Metadata;
 import dev.zarrow.store.ByteRange;
 import dev.zarrow.store.ByteSource;
 import dev.zarrow.store.Store;
@@ -15,7 +16,7 @@ import java.nio.ByteBuffer;
 import java.util.Optional;
 
 /**
- * Entry point: open and create Zarr v3 arrays and groups in a store. Paths are {@code /}-separated
+ * Entry point: open and create Zarr v3 (and v2: {@link dev.zarrow.metadata.V2Metadata}) arrays and groups in a store. Paths are {@code /}-separated
  * from the store root ({@code ""} or {@code "/"} is the root).
  *
  * <pre>{@code
@@ -41,10 +42,43 @@ public final class Zarr {
             + " (no " + ZarrNode.metadataKey(p) + ")"));
   }
 
-  /** The node at {@code path}, or empty when there is none. */
+  /**
+   * The node at {@code path}, or empty when there is none. Its {@code zarr.json} is read first; without
+   * one, a Zarr v2 {@code .zarray}, then {@code .zgroup} (attributes from {@code .zattrs}), converted to the
+   * v3 model and kept as v2 ({@link V2Metadata}).
+   */
   public static Optional<ZarrNode> tryOpen(Store store, String path, ZarrOptions options) {
     String p = ZarrNode.normalize(path);
     String key = ZarrNode.metadataKey(p);
+    String what = key + " in " + store.describe();
+    Optional<JsonNode> document = readDocument(store, key);
+    if (document.isPresent()) {
+      JsonNode doc = document.get();
+      JsonNode type = doc.get("node_type");
+      if (type != null && "group".equals(type.asText())) {
+        return Optional.of(new ZarrGroup(store, p, GroupMetadata.parse(doc, what), options));
+      }
+      return Optional.of(ZarrArray.of(store, p, ArrayMetadata.parse(doc, what), options));
+    }
+    String zarrayKey = ZarrNode.key(p, V2Metadata.ZARRAY);
+    Optional<JsonNode> zarray = readDocument(store, zarrayKey);
+    if (zarray.isPresent()) {
+      JsonNode zattrs = readDocument(store, ZarrNode.key(p, V2Metadata.ZATTRS)).orElse(null);
+      return Optional.of(ZarrArray.of(store, p,
+          V2Metadata.parseArray(zarray.get(), zattrs, zarrayKey + " in " + store.describe()), options));
+    }
+    String zgroupKey = ZarrNode.key(p, V2Metadata.ZGROUP);
+    Optional<JsonNode> zgroup = readDocument(store, zgroupKey);
+    if (zgroup.isPresent()) {
+      JsonNode zattrs = readDocument(store, ZarrNode.key(p, V2Metadata.ZATTRS)).orElse(null);
+      return Optional.of(new ZarrGroup(store, p,
+          V2Metadata.parseGroup(zgroup.get(), zattrs, zgroupKey + " in " + store.describe()), options));
+    }
+    return Optional.empty();
+  }
+
+  /** The JSON document at {@code key}, or empty when there is none. */
+  private static Optional<JsonNode> readDocument(Store store, String key) {
     String what = key + " in " + store.describe();
     // One request on a network store (the hint fetches up to the limit); an oversized document is
     // refused before it is read whole.
@@ -59,12 +93,7 @@ public final class Zarr {
       }
       bytes = document.readAll();
     }
-    JsonNode doc = Json.parse(bytes, what);
-    JsonNode type = doc.get("node_type");
-    if (type != null && "group".equals(type.asText())) {
-      return Optional.of(new ZarrGroup(store, p, GroupMetadata.parse(doc, what), options));
-    }
-    return Optional.of(ZarrArray.of(store, p, ArrayMetadata.parse(doc, what), options));
+    return Optional.of(Json.parse(bytes, what));
   }
 
   public static ZarrArray openArray(Store store, String path) {
@@ -118,8 +147,19 @@ public final class Zarr {
 
   /** Creates the group {@code path} and missing parents; an existing group is kept as it is. */
   public static ZarrGroup createGroup(WritableStore store, String path, ZarrOptions options) {
+    return createGroup(store, path, 3, options);
+  }
+
+  /**
+   * Creates the group {@code path} and missing parents in {@code zarrFormat} (3: {@code zarr.json}; 2:
+   * {@code .zgroup} and {@code .zattrs}); an existing group, of either format, is kept as it is.
+   */
+  public static ZarrGroup createGroup(WritableStore store, String path, int zarrFormat, ZarrOptions options) {
+    if (zarrFormat != 2 && zarrFormat != 3) {
+      throw new IllegalArgumentException("zarr format " + zarrFormat + ": expected 2 or 3");
+    }
     String p = ZarrNode.normalize(path);
-    createParents(store, p, options);
+    createParents(store, p, zarrFormat, options);
     Optional<ZarrNode> existing = tryOpen(store, p, options);
     if (existing.isPresent() && existing.get() instanceof ZarrGroup g) {
       return g;
@@ -128,16 +168,17 @@ public final class Zarr {
       throw new ZarrException("cannot create group '" + p + "': an array is there");
     }
     NodeWriter.dropIncomplete(store, p);
-    ZarrGroup group = new ZarrGroup(store, p, GroupMetadata.empty(), options);
+    ZarrGroup group = new ZarrGroup(store, p, GroupMetadata.empty().withZarrFormat(zarrFormat), options);
     group.writeMetadata();
     return group;
   }
 
-  static void createParents(WritableStore store, String path, ZarrOptions options) {
+  /** Creates the missing groups above {@code path}, in {@code zarrFormat}. */
+  static void createParents(WritableStore store, String path, int zarrFormat, ZarrOptions options) {
     int slash = path.lastIndexOf('/');
     String parent = path.isEmpty() ? null : slash < 0 ? "" : path.substring(0, slash);
-    if (parent != null && !store.exists(ZarrNode.metadataKey(parent))) {
-      createGroup(store, parent, options);
+    if (parent != null && !ZarrNode.exists(store, parent)) {
+      createGroup(store, parent, zarrFormat, options);
     }
   }
 }

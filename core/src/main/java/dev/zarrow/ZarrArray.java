@@ -19,6 +19,7 @@ import dev.zarrow.internal.WorkSharing;
 import dev.zarrow.metadata.ArrayMetadata;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
+import dev.zarrow.metadata.V2Metadata;
 import dev.zarrow.store.ByteRange;
 import dev.zarrow.store.ByteSource;
 import dev.zarrow.store.Store;
@@ -59,7 +60,7 @@ public final class ZarrArray implements ZarrNode {
     this.store = store;
     this.path = path;
     this.options = options;
-    String where = "array '" + path + "' (" + ZarrNode.metadataKey(path) + " in " + store.describe() + ")";
+    String where = "array '" + path + "' (" + ZarrNode.metadataKey(path, metadata.zarrFormat(), true) + " in " + store.describe() + ")";
     try {
       for (NamedConfig t : metadata.storageTransformers() == null ? List.<NamedConfig>of() : metadata.storageTransformers()) {
         if (t.mustUnderstand()) {
@@ -513,7 +514,14 @@ public final class ZarrArray implements ZarrNode {
   }
 
   void writeMetadata() {
-    writable().set(ZarrNode.metadataKey(path), ByteBuffer.wrap(Json.pretty(metadata.toJson())));
+    WritableStore out = writable();
+    if (metadata.zarrFormat() == 2) {
+      ByteBuffer zarray = ByteBuffer.wrap(Json.pretty(V2Metadata.toZarray(metadata)));
+      V2Writes.writeAttributes(out, path, V2Metadata.toZattrs(metadata));
+      out.set(ZarrNode.key(path, V2Metadata.ZARRAY), zarray);
+    } else {
+      out.set(ZarrNode.metadataKey(path), ByteBuffer.wrap(Json.pretty(metadata.toJson())));
+    }
   }
 
   private void checkCoords(long[] coords) {

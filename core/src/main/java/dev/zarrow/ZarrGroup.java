@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.error.ZarrException;
 import dev.zarrow.metadata.GroupMetadata;
 import dev.zarrow.metadata.Json;
+import dev.zarrow.metadata.V2Metadata;
 import dev.zarrow.store.Store;
 import dev.zarrow.store.WritableStore;
 import java.nio.ByteBuffer;
@@ -13,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** A Zarr v3 group: attributes and children, over a store it does not own. Immutable. */
+/** A Zarr group (v3, or v2 kept as v2): attributes and children, over a store it does not own. Immutable. */
 public final class ZarrGroup implements ZarrNode {
   private final Store store;
   private final String path;
@@ -51,12 +52,15 @@ public final class ZarrGroup implements ZarrNode {
     return metadata.attributes().deepCopy();
   }
 
-  /** The names of the direct children (arrays and groups, i.e. prefixes holding a zarr.json), sorted. */
+  /**
+   * The names of the direct children (arrays and groups, i.e. prefixes holding a {@code zarr.json}, or Zarr
+   * v2's {@code .zarray} or {@code .zgroup}), sorted.
+   */
   public List<String> childNames() {
     String prefix = path.isEmpty() ? "" : path + "/";
     return store.listDir(prefix).prefixes().stream()
         .map(p -> p.substring(prefix.length(), p.length() - 1))
-        .filter(name -> store.exists(ZarrNode.metadataKey(ZarrNode.join(path, name))))
+        .filter(name -> ZarrNode.exists(store, ZarrNode.join(path, name)))
         .toList();
   }
 
@@ -127,7 +131,7 @@ public final class ZarrGroup implements ZarrNode {
 
   /** Creates the group {@code relativePath} below this group (keeping one that exists). */
   public ZarrGroup createGroup(String relativePath) {
-    return Zarr.createGroup(writable(), ZarrNode.join(path, relativePath), options);
+    return Zarr.createGroup(writable(), ZarrNode.join(path, relativePath), metadata.zarrFormat(), options);
   }
 
   /** Replaces the attributes, writing the metadata; returns the updated group. */
@@ -138,7 +142,13 @@ public final class ZarrGroup implements ZarrNode {
   }
 
   void writeMetadata() {
-    writable().set(ZarrNode.metadataKey(path), ByteBuffer.wrap(Json.pretty(metadata.toJson())));
+    WritableStore out = writable();
+    if (metadata.zarrFormat() == 2) {
+      V2Writes.writeAttributes(out, path, metadata.attributes());
+      out.set(ZarrNode.key(path, V2Metadata.ZGROUP), ByteBuffer.wrap(Json.pretty(V2Metadata.zgroup())));
+    } else {
+      out.set(ZarrNode.metadataKey(path), ByteBuffer.wrap(Json.pretty(metadata.toJson())));
+    }
   }
 
   private WritableStore writable() {

@@ -26,7 +26,45 @@ public sealed interface ZarrNode permits ZarrArray, ZarrGroup {
 
   /** The key of the {@code zarr.json} of the node at {@code path}. */
   static String metadataKey(String path) {
-    return path.isEmpty() ? "zarr.json" : path + "/zarr.json";
+    return key(path, "zarr.json");
+  }
+
+  /** The key of {@code name} (such as {@code .zarray}) in the node at {@code path}. */
+  static String key(String path, String name) {
+    return path.isEmpty() ? name : path + "/" + name;
+  }
+
+  /**
+   * The keys that make {@code path} a node, in the order a node is opened: {@code zarr.json}, then Zarr
+   * v2's {@code .zarray} and {@code .zgroup}.
+   */
+  static java.util.List<String> nodeKeys(String path) {
+    return java.util.List.of(metadataKey(path), key(path, dev.zarrow.metadata.V2Metadata.ZARRAY),
+        key(path, dev.zarrow.metadata.V2Metadata.ZGROUP));
+  }
+
+  /**
+   * True when {@code key} is metadata of the node at {@code path}: its {@code zarr.json}, or Zarr v2's
+   * {@code .zarray}, {@code .zgroup} or {@code .zattrs} (not chunks, not stray keys).
+   */
+  static boolean isMetadataKey(String path, String key) {
+    return nodeKeys(path).contains(key) || key.equals(key(path, dev.zarrow.metadata.V2Metadata.ZATTRS));
+  }
+
+  /** True when {@code store} holds a node (v3 or v2) at {@code path}. */
+  static boolean exists(Store store, String path) {
+    for (String key : nodeKeys(path)) {
+      if (store.exists(key)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The key of the metadata document of a node of {@code zarrFormat} at {@code path}. */
+  static String metadataKey(String path, int zarrFormat, boolean array) {
+    return zarrFormat == 3 ? metadataKey(path)
+        : key(path, array ? dev.zarrow.metadata.V2Metadata.ZARRAY : dev.zarrow.metadata.V2Metadata.ZGROUP);
   }
 
   /**

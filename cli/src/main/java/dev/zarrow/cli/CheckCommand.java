@@ -146,7 +146,7 @@ final class CheckCommand extends ZarrowCommand {
       String prefix = group.path().isEmpty() ? "" : group.path() + "/";
       Store.Listing level = store.listDir(prefix);
       for (String key : level.keys()) {
-        if (!key.equals(ZarrNode.metadataKey(group.path())) && !interrupted(key, 0)) {
+        if (!ZarrNode.isMetadataKey(group.path(), key) && !interrupted(key, 0)) {
           ignored.add(key);
         }
       }
@@ -155,7 +155,7 @@ final class CheckCommand extends ZarrowCommand {
       }
       for (String child : level.prefixes()) {
         String childPath = child.substring(0, child.length() - 1);
-        if (store.exists(ZarrNode.metadataKey(childPath))) {
+        if (ZarrNode.exists(store, childPath)) {
           node(childPath, allocator);
         } else {
           List<String> keys = store.list(child);

@@ -17,6 +17,7 @@ import dev.zarrow.grid.Box;
 import dev.zarrow.grid.ChunkGrid;
 import dev.zarrow.metadata.ArrayMetadata;
 import dev.zarrow.metadata.NamedConfig;
+import dev.zarrow.metadata.V2Metadata;
 import dev.zarrow.store.Stores;
 import dev.zarrow.store.WritableStore;
 import dev.zarrow.store.Store;
@@ -35,7 +36,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code zarrow copy SRC SRC_PATH DST DST_PATH [--codec C]... [--chunks S] [--shards S|none]}: rewrites an array
+ * {@code zarrow copy SRC SRC_PATH DST DST_PATH [--codec C]... [--chunks S] [--shards S|none] [--zarr-format 2|3]}:
+ * rewrites an array, as Zarr v3 unless {@code --zarr-format 2} (a v2 source becomes v3 by default),
  * into another place (another store, or another path of the same one), with the same metadata unless
  * the options change the chunking or the codecs. An array at the destination is replaced; a group, the
  * root or anything else only with {@code --overwrite} ({@link Destination}). The copy is written
@@ -88,8 +90,15 @@ final class CopyCommand extends ZarrowCommand {
   @Option(names = "--shards", paramLabel = "SHAPE", description = "Shard with this shard shape (a multiple of the chunk shape), or 'none' to unshard.")
   String shards;
 
+  @Option(names = "--zarr-format", paramLabel = "N", defaultValue = "3",
+      description = "The format to write: 3 (the default; a Zarr v2 source becomes v3) or 2 (.zarray, chunk keys 0.0).")
+  int zarrFormat;
+
   @Override
   public Integer call() throws IOException {
+    if (zarrFormat != 2 && zarrFormat != 3) {
+      throw usage("--zarr-format " + zarrFormat + ": expected 2 or 3");
+    }
     String from = nodePath(sourcePath);
     String to = nodePath(destinationPath);
     refuseOverlap(from, to);
@@ -160,7 +169,14 @@ final class CopyCommand extends ZarrowCommand {
       throw usage(given() + ": " + Main.oneLine(e.getMessage()));
     }
     refuseUnfit(metadata, in, options);
-    return metadata;
+    if (zarrFormat == 3) {
+      return V2Metadata.asV3(metadata);
+    }
+    try {
+      return V2Metadata.asV2(metadata);
+    } catch (ZarrException e) {
+      throw usage("--zarr-format 2: " + Main.oneLine(e.getMessage()) + " (choose codecs Zarr v2 can store with --codec, --shards none)");
+    }
   }
 
   /** The options that change the layout, as given, for messages. */

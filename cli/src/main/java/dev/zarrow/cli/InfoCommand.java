@@ -13,12 +13,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code zarrow info STORE [PATH]}: the node's {@code zarr.json} as zarrow reads it, and a summary of
+ * {@code zarrow info STORE [PATH]}: the node's {@code zarr.json} as zarrow reads it (a Zarr v2
+ * node's {@code .zarray}/{@code .zgroup} converted to it; {@code summary.zarr_format} says which), and a summary of
  * what is stored. For an array: {@code {"path", "node_type", "metadata", "summary": {"data_type",
- * "grid_chunks", "stored_chunks", "stored_bytes", "ignored_keys"}}} (for a sharded array
+ * "zarr_format", "grid_chunks", "stored_chunks", "stored_bytes", "ignored_keys"}}} (for a sharded array
  * {@code grid_shards}, {@code stored_shards} and {@code grid_chunks}: {@link #putCounts}; bytes of chunks only; ignored
  * keys are keys under the array that are not chunks of its grid). For a group: {@code {"path",
- * "node_type", "metadata", "summary": {"children", "stored_keys", "stored_bytes"}}} (every key below it).
+ * "node_type", "metadata", "summary": {"zarr_format", "children", "stored_keys", "stored_bytes"}}} (every key below it).
  */
 @Command(name = "info", description = "Print a node's metadata and a summary of what is stored, as JSON.")
 final class InfoCommand extends ZarrowCommand {
@@ -46,6 +47,7 @@ final class InfoCommand extends ZarrowCommand {
       out.set("metadata", array.metadata().toJson());
       StoredKeys keys = StoredKeys.of(array);
       summary.put("data_type", array.dataType().name());
+      summary.put("zarr_format", array.metadata().zarrFormat());
       putCounts(summary, array, keys);
       summary.put("stored_bytes", keys.chunkBytes(array.store()));
       summary.put("ignored_keys", keys.ignored().size());
@@ -53,6 +55,7 @@ final class InfoCommand extends ZarrowCommand {
       ZarrGroup group = (ZarrGroup) node;
       out.put("node_type", "group");
       out.set("metadata", group.metadata().toJson());
+      summary.put("zarr_format", group.metadata().zarrFormat());
       ArrayNode children = summary.putArray("children");
       group.childNames().forEach(children::add);
       String prefix = group.path().isEmpty() ? "" : group.path() + "/";

@@ -11,7 +11,7 @@ import java.util.Optional;
 /**
  * The keys stored under an array, split into chunk keys of its grid (with their coordinates) and the
  * rest ({@code ignored}: keys a reader never looks at, such as chunks outside a shrunk grid or stray
- * files). The array's own {@code zarr.json} is in neither list.
+ * files). The array's own metadata ({@code zarr.json}, or v2's {@code .zarray} and {@code .zattrs}) is in neither list.
  */
 record StoredKeys(List<Chunk> chunks, List<String> ignored) {
 
@@ -21,13 +21,12 @@ record StoredKeys(List<Chunk> chunks, List<String> ignored) {
   static StoredKeys of(ZarrArray array) {
     Store store = array.store();
     String prefix = array.path().isEmpty() ? "" : array.path() + "/";
-    String metadataKey = ZarrNode.metadataKey(array.path());
     ChunkKeyEncoding encoding = ChunkKeyEncoding.parse(array.metadata().chunkKeyEncoding());
     long[] grid = array.grid().gridShape(array.shape());
     List<Chunk> chunks = new ArrayList<>();
     List<String> ignored = new ArrayList<>();
     for (String key : store.list(prefix)) {
-      if (key.equals(metadataKey)) {
+      if (ZarrNode.isMetadataKey(array.path(), key)) {
         continue;
       }
       Optional<long[]> coords = coords(key.substring(prefix.length()), encoding, grid);

@@ -48,7 +48,7 @@ class InfoLsCommandTest {
     assertEquals("array", info.get("node_type").asText());
     assertEquals(Json.parse(Files.readAllBytes(dir.resolve("g/u/zarr.json")), "zarr.json"), info.get("metadata"));
     long bytes = Files.size(dir.resolve("g/u/c/0")) + Files.size(dir.resolve("g/u/c/1"));
-    assertEquals("{\"data_type\":\"uint64\",\"grid_chunks\":3,\"stored_chunks\":2,\"stored_bytes\":" + bytes + ",\"ignored_keys\":0}",
+    assertEquals("{\"data_type\":\"uint64\",\"zarr_format\":3,\"grid_chunks\":3,\"stored_chunks\":2,\"stored_bytes\":" + bytes + ",\"ignored_keys\":0}",
         Json.compact(info.get("summary")));
   }
 

@@ -28,6 +28,8 @@ import java.util.Map;
  * @param dimensionNames the dimension names (entries may be null), or null when absent
  * @param storageTransformers the storage transformers (usually empty), or null when absent
  * @param extensions further top-level keys, each an object with {@code "must_understand": false}
+ * @param zarrFormat the format the document is stored in: 3 ({@code zarr.json}), or 2 ({@code .zarray},
+ *     converted to this model by {@link V2Metadata} and written back as v2)
  */
 public record ArrayMetadata(
     long[] shape,
@@ -39,14 +41,26 @@ public record ArrayMetadata(
     ObjectNode attributes,
     List<String> dimensionNames,
     List<NamedConfig> storageTransformers,
-    Map<String, JsonNode> extensions) {
+    Map<String, JsonNode> extensions,
+    int zarrFormat) {
 
   private static final List<String> KNOWN =
       List.of(
           "zarr_format", "node_type", "shape", "data_type", "chunk_grid", "chunk_key_encoding",
           "fill_value", "codecs", "attributes", "dimension_names", "storage_transformers");
 
+  /** A Zarr v3 document. */
+  public ArrayMetadata(long[] shape, NamedConfig dataType, NamedConfig chunkGrid, NamedConfig chunkKeyEncoding,
+      JsonNode fillValue, List<NamedConfig> codecs, ObjectNode attributes, List<String> dimensionNames,
+      List<NamedConfig> storageTransformers, Map<String, JsonNode> extensions) {
+    this(shape, dataType, chunkGrid, chunkKeyEncoding, fillValue, codecs, attributes, dimensionNames,
+        storageTransformers, extensions, 3);
+  }
+
   public ArrayMetadata {
+    if (zarrFormat != 2 && zarrFormat != 3) {
+      throw new IllegalArgumentException("zarr_format " + zarrFormat + ": expected 2 or 3");
+    }
     shape = shape.clone();
     codecs = List.copyOf(codecs);
     attributes = attributes == null ? JsonNodeFactory.instance.objectNode() : attributes;
@@ -99,25 +113,31 @@ public record ArrayMetadata(
   /** A copy with another shape. */
   public ArrayMetadata withShape(long[] newShape) {
     return new ArrayMetadata(newShape, dataType, chunkGrid, chunkKeyEncoding, fillValue, codecs, attributes,
-        dimensionNames, storageTransformers, extensions);
+        dimensionNames, storageTransformers, extensions, zarrFormat);
   }
 
   /** A copy with other attributes. */
   public ArrayMetadata withAttributes(ObjectNode newAttributes) {
     return new ArrayMetadata(shape, dataType, chunkGrid, chunkKeyEncoding, fillValue, codecs, newAttributes,
-        dimensionNames, storageTransformers, extensions);
+        dimensionNames, storageTransformers, extensions, zarrFormat);
   }
 
   /** A copy with another codec chain. */
   public ArrayMetadata withCodecs(List<NamedConfig> newCodecs) {
     return new ArrayMetadata(shape, dataType, chunkGrid, chunkKeyEncoding, fillValue, newCodecs, attributes,
-        dimensionNames, storageTransformers, extensions);
+        dimensionNames, storageTransformers, extensions, zarrFormat);
+  }
+
+  /** A copy stored in another format (2 or 3); {@link V2Metadata#toZarray} says what v2 cannot express. */
+  public ArrayMetadata withZarrFormat(int format) {
+    return new ArrayMetadata(shape, dataType, chunkGrid, chunkKeyEncoding, fillValue, codecs, attributes,
+        dimensionNames, storageTransformers, extensions, format);
   }
 
   /** A copy with another chunk grid. */
   public ArrayMetadata withChunkGrid(NamedConfig newGrid) {
     return new ArrayMetadata(shape, dataType, newGrid, chunkKeyEncoding, fillValue, codecs, attributes,
-        dimensionNames, storageTransformers, extensions);
+        dimensionNames, storageTransformers, extensions, zarrFormat);
   }
 
   /** Parses an array document; {@code what} names it (the key) in errors. */
@@ -184,7 +204,7 @@ public record ArrayMetadata(
         transformers, extensions(doc, KNOWN));
   }
 
-  /** The document, keys in the order of the specification, extensions last. */
+  /** The v3 document (whatever {@link #zarrFormat} is), keys in the order of the specification, extensions last. */
   public ObjectNode toJson() {
     ObjectNode out = JsonNodeFactory.instance.objectNode();
     out.put("zarr_format", 3);
@@ -279,12 +299,12 @@ public record ArrayMetadata(
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof ArrayMetadata m && toJson().equals(m.toJson());
+    return o instanceof ArrayMetadata m && zarrFormat == m.zarrFormat && toJson().equals(m.toJson());
   }
 
   @Override
   public int hashCode() {
-    return toJson().hashCode();
+    return toJson().hashCode() * 31 + zarrFormat;
   }
 
   @Override

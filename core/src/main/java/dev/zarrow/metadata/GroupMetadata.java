@@ -12,11 +12,21 @@ import java.util.Map;
 /**
  * The {@code zarr.json} of a group: attributes, plus extensions kept as written. zarr-python's
  * {@code consolidated_metadata} is kept verbatim (it is derived data; zarrow neither reads nor updates it).
+ * A Zarr v2 group ({@code .zgroup} and {@code .zattrs}, {@link V2Metadata}) has {@code zarrFormat} 2 and is
+ * written back as v2.
  */
-public record GroupMetadata(ObjectNode attributes, Map<String, JsonNode> extensions) {
+public record GroupMetadata(ObjectNode attributes, Map<String, JsonNode> extensions, int zarrFormat) {
   private static final List<String> KNOWN = List.of("zarr_format", "node_type", "attributes", "consolidated_metadata");
 
+  /** A Zarr v3 group. */
+  public GroupMetadata(ObjectNode attributes, Map<String, JsonNode> extensions) {
+    this(attributes, extensions, 3);
+  }
+
   public GroupMetadata {
+    if (zarrFormat != 2 && zarrFormat != 3) {
+      throw new IllegalArgumentException("zarr_format " + zarrFormat + ": expected 2 or 3");
+    }
     attributes = attributes == null ? JsonNodeFactory.instance.objectNode() : attributes;
     extensions = extensions == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extensions));
   }
@@ -26,7 +36,12 @@ public record GroupMetadata(ObjectNode attributes, Map<String, JsonNode> extensi
   }
 
   public GroupMetadata withAttributes(ObjectNode newAttributes) {
-    return new GroupMetadata(newAttributes, extensions);
+    return new GroupMetadata(newAttributes, extensions, zarrFormat);
+  }
+
+  /** A copy stored in another format (2 or 3); v2 keeps no extensions. */
+  public GroupMetadata withZarrFormat(int format) {
+    return new GroupMetadata(attributes, format == 2 ? Map.of() : extensions, format);
   }
 
   public static GroupMetadata parse(JsonNode doc, String what) {

@@ -49,7 +49,7 @@ class MetadataFuzzTest {
     try {
       ZarrNode node = Zarr.open(store, "/", ZarrOptions.defaults());
       if (node instanceof ZarrArray array) {
-        checkArray(array);
+        checkArray(array, ALLOCATOR);
       } else {
         GroupMetadata metadata = ((ZarrGroup) node).metadata();
         assertEquals(metadata, GroupMetadata.parse(Json.parse(Json.pretty(metadata.toJson()), "again"), "again"));
@@ -60,7 +60,8 @@ class MetadataFuzzTest {
     assertEquals(0, ALLOCATOR.getAllocatedMemory(), "Arrow memory leaked");
   }
 
-  private static void checkArray(ZarrArray array) {
+  /** Checks an opened array: v3 metadata written back unchanged, a chunk of its fill value coded. */
+  static void checkArray(ZarrArray array, BufferAllocator allocator) {
     ArrayMetadata metadata = array.metadata();
     ArrayMetadata again = ArrayMetadata.parse(Json.parse(Json.pretty(metadata.toJson()), "again"), "again");
     assertEquals(metadata.toJson(), again.toJson(), "metadata changes when written and read back");
@@ -68,8 +69,8 @@ class MetadataFuzzTest {
       return;
     }
     var spec = array.pipeline().spec();
-    try (FieldVector fill = spec.dataType().filled(ALLOCATOR, spec.size(), spec.fillValue());
-        FieldVector decoded = array.pipeline().decode(ChunkTarget.copy(array.pipeline().encode(fill)), ALLOCATOR)) {
+    try (FieldVector fill = spec.dataType().filled(allocator, spec.size(), spec.fillValue());
+        FieldVector decoded = array.pipeline().decode(ChunkTarget.copy(array.pipeline().encode(fill)), allocator)) {
       assertTrue(VectorEqualsVisitor.vectorEquals(fill, decoded), "a chunk of the fill value does not survive its codecs");
       assertTrue(spec.dataType().isAllFill(decoded, spec.fillValue()), "the fill value is not its own fill");
     }
@@ -80,7 +81,7 @@ class MetadataFuzzTest {
         empty |= s == 0;
       }
       if (!empty) {
-        try (NdVector chunk = array.readChunk(origin, ALLOCATOR)) {
+        try (NdVector chunk = array.readChunk(origin, allocator)) {
           assertTrue(spec.dataType().isAllFill(chunk.vector(), spec.fillValue()), "a missing chunk reads as other than the fill value");
         }
       }

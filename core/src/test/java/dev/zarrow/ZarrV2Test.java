@@ -1,0 +1,141 @@
+package dev.zarrow;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.zarrow.dtype.FixedType;
+import dev.zarrow.dtype.VarLenType;
+import dev.zarrow.error.MetadataException;
+import dev.zarrow.error.UnsupportedExtensionException;
+import dev.zarrow.grid.Box;
+import dev.zarrow.metadata.Json;
+import dev.zarrow.metadata.NamedConfig;
+import dev.zarrow.store.MemoryStore;
+import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.RecordingStore;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Zarr v2 nodes through the API: opened after zarr.json, listed, written back as v2, refused clearly. */
+@ExtendWith(AllocatorExtension.class)
+class ZarrV2Test {
+
+  private static void put(MemoryStore store, String key, String text) {
+    store.set(key, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private static String zarray(String dtype, String compressor, String filters, String fill) {
+    return "{\"zarr_format\": 2, \"shape\": [5], \"chunks\": [2], \"dtype\": \"" + dtype + "\", \"compressor\": "
+        + compressor + ", \"fill_value\": " + fill + ", \"order\": \"C\", \"filters\": " + filters + "}";
+  }
+
+  @Test
+  void v2NodesOpenListAndReadMissingChunksAsFill(BufferAllocator allocator) {
+    MemoryStore store = new MemoryStore();
+    put(store, ".zgroup", "{\"zarr_format\": 2}");
+    put(store, ".zattrs", "{\"title\": \"v2\"}");
+    put(store, "sub/.zgroup", "{\"zarr_format\": 2}");
+    put(store, "a/.zarray", zarray("<i4", "null", "null", "null"));
+    put(store, "a/.zattrs", "{\"units\": \"m\"}");
+    store.set("a/0", ByteBuffer.wrap(new byte[] {1, 0, 0, 0, 2, 0, 0, 0}));
+    put(store, "s/.zarray", zarray("|O", "null", "[{\"id\": \"vlen-utf8\"}]", "0"));
+
+    ZarrGroup root = Zarr.openGroup(store, "");
+    assertEquals("v2", root.attributes().get("title").asText());
+    assertEquals(List.of("a", "s", "sub"), root.childNames());
+    ZarrArray a = root.array("a");
+    assertEquals("m", a.attributes().get("units").asText());
+    assertEquals("int32", a.dataType().name());
+    try (NdVector v = a.read(allocator)) {
+      IntVector ints = (IntVector) v.vector();
+      assertEquals(List.of(1, 2, 0, 0, 0), List.of(ints.get(0), ints.get(1), ints.get(2), ints.get(3), ints.get(4)));
+    }
+    try (NdVector v = root.array("s").read(allocator)) {
+      VarCharVector strings = (VarCharVector) v.vector();
+      assertEquals("", new String(strings.get(3), StandardCharsets.UTF_8));
+    }
+  }
+
+  @Test
+  void openingAV2ArrayLooksUpZarrJsonZarrayAndZattrsOnceAndReadsOneDocument() {
+    MemoryStore memory = new MemoryStore();
+    put(memory, "a/.zarray", zarray("<i4", "null", "null", "0"));
+    RecordingStore store = new RecordingStore(memory);
+    Zarr.openArray(store, "a");
+    assertEquals(List.of("a/.zarray"), store.requests().stream().map(RecordingStore.Request::key).toList());
+    assertEquals(3, store.sizes()); // zarr.json (missing), .zarray, .zattrs (missing)
+  }
+
+  @Test
+  void zarrJsonComesFirst() {
+    MemoryStore store = new MemoryStore();
+    put(store, "x/.zarray", zarray("<i4", "null", "null", "0"));
+    Zarr.createArray(store, "y", ArraySpec.of(FixedType.INT8, 3));
+    store.set("x/zarr.json", store.get("y/zarr.json").orElseThrow());
+    assertEquals(3, Zarr.openArray(store, "x").metadata().zarrFormat());
+  }
+
+  @Test
+  void unknownCodecIdsAreRefusedAtOpenByIdAndKey() {
+    MemoryStore store = new MemoryStore();
+    put(store, "a/.zarray", zarray("<i4", "{\"id\": \"nosuchcodec\", \"level\": 1}", "null", "0"));
+    UnsupportedExtensionException e = assertThrows(UnsupportedExtensionException.class, () -> Zarr.open(store, "a"));
+    assertTrue(e.getMessage().contains("nosuchcodec"), e.getMessage());
+    assertTrue(e.getMessage().contains("a/.zarray"), e.getMessage());
+  }
+
+  @Test
+  void badZarrayIsAMetadataExceptionNamingKeyAndDocument() {
+    MemoryStore store = new MemoryStore();
+    put(store, "a/.zarray", zarray("<i4", "null", "null", "0").replace("\"C\"", "\"Q\""));
+    MetadataException e = assertThrows(MetadataException.class, () -> Zarr.open(store, "a"));
+    assertTrue(e.getMessage().contains("/order") && e.getMessage().contains("a/.zarray"), e.getMessage());
+  }
+
+  @Test
+  void arraysAndGroupsCreatedAsV2StayV2(BufferAllocator allocator) {
+    MemoryStore store = new MemoryStore();
+    ZarrArray a = Zarr.createArray(store, "g/h/a", ArraySpec.of(VarLenType.STRING, 4).chunks(3).zarrFormat(2)
+        .attributes(JsonNodeFactory.instance.objectNode().put("k", 1)));
+    assertTrue(store.exists("g/h/a/.zarray") && store.exists("g/h/a/.zattrs"));
+    assertTrue(store.exists("g/.zgroup") && store.exists("g/h/.zgroup") && store.exists(".zgroup"));
+    assertFalse(store.exists("g/zarr.json") || store.exists("g/h/a/zarr.json"));
+    try (VarCharVector v = new VarCharVector("", allocator)) {
+      v.allocateNew(4);
+      for (int i = 0; i < 4; i++) {
+        v.setSafe(i, ("x" + i).getBytes(StandardCharsets.UTF_8));
+      }
+      v.setValueCount(4);
+      a.write(Box.of(new long[] {4}), v);
+    }
+    assertTrue(store.exists("g/h/a/0") && store.exists("g/h/a/1"));
+    var zarray = Json.parse(store.get("g/h/a/.zarray").orElseThrow(), "z");
+    assertEquals("|O", zarray.get("dtype").asText());
+    assertEquals("vlen-utf8", zarray.get("filters").get(0).get("id").asText());
+    ZarrArray updated = Zarr.openArray(store, "g/h/a").withAttributes(JsonNodeFactory.instance.objectNode().put("k", 2));
+    assertEquals(2, updated.metadata().zarrFormat());
+    assertEquals(2, Json.parse(store.get("g/h/a/.zattrs").orElseThrow(), "a").get("k").asInt());
+    ZarrGroup child = Zarr.openGroup(store, "g").createGroup("c");
+    assertEquals(2, child.metadata().zarrFormat());
+    assertTrue(store.exists("g/c/.zgroup"));
+  }
+
+  @Test
+  void whatV2CannotExpressIsRefusedBeforeAnythingIsWritten() {
+    MemoryStore store = new MemoryStore();
+    ArraySpec sharded = ArraySpec.of(FixedType.INT32, 8).chunks(8).zarrFormat(2).codecs(List.of(
+        ArraySpec.shardingIndexed(new int[] {4}, List.of(NamedConfig.of("bytes", JsonNodeFactory.instance.objectNode().put("endian", "little"))))));
+    var e = assertThrows(UnsupportedExtensionException.class, () -> Zarr.createArray(store, "a", sharded));
+    assertTrue(e.getMessage().contains("sharding_indexed"), e.getMessage());
+    assertTrue(store.list("").isEmpty());
+  }
+}
