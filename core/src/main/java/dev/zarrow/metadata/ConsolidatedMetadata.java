@@ -296,7 +296,7 @@ public final class ConsolidatedMetadata {
   }
 
   static String join(String path, String name) {
-    return path.isEmpty() ? name : path + "/" + name;
+    return path.isEmpty() ? name : name.isEmpty() ? path : path + "/" + name;
   }
 
   // ---- writing ----
