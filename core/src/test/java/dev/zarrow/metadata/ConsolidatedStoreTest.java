@@ -23,7 +23,9 @@ import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.store.MemoryStore;
 import dev.zarrow.store.Store;
 import dev.zarrow.store.WritableStore;
+import dev.zarrow.store.Stores;
 import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.Nginx;
 import dev.zarrow.testing.PythonPeer;
 import dev.zarrow.testing.RecordingStore;
 import java.nio.ByteBuffer;
@@ -167,6 +169,25 @@ class ConsolidatedStoreTest {
       // Chunks come from the store.
       assertEquals(ByteBuffer.wrap(Files.readAllBytes(root.resolve("g/temps/0.1"))), view.get("g/temps/0.1").orElseThrow());
       assertEquals(List.of("g/temps/0.1"), recorded.requests().stream().map(RecordingStore.Request::key).toList());
+    }
+  }
+
+  @Test
+  void zarrPython2HierarchyOverHttpIsListedWithTwoRequests() throws Exception {
+    PythonPeer.assumeAvailable();
+    Path www = dir.resolve("www");
+    PythonPeer.run(TIMEOUT, "zarr2_consolidated.py", "write", www.resolve("v2.zarr").toString());
+    try (Nginx nginx = Nginx.serve(www, Files.createDirectories(dir.resolve("nginx")));
+        Store http = Stores.open(nginx.url() + "v2.zarr")) {
+      nginx.requests();
+      ConsolidatedStore view = ConsolidatedStore.open(http, "").orElseThrow();
+      assertFalse(view.canList());
+      assertEquals(List.of("g/h/", "g/temps/"), view.listDir("g/").prefixes());
+      assertEquals(Map.of("units", "K"), Json.MAPPER.convertValue(json(view, "g/temps/.zattrs"), Map.class));
+      assertEquals(v2Keys(www.resolve("v2.zarr")).keySet().stream().filter(view::exists).count(), 9);
+      List<Nginx.Request> requests = nginx.requests();
+      assertEquals(List.of("/v2.zarr/zarr.json 404", "/v2.zarr/.zmetadata 206"),
+          requests.stream().map(r -> r.path() + " " + r.status()).toList(), requests.toString());
     }
   }
 
