@@ -245,7 +245,7 @@ class ConsolidatedStoreTest {
   /** Every node below {@code group}, by path, opened through {@code group}'s store. */
   private static Map<String, ZarrNode> walk(ZarrGroup group) {
     Map<String, ZarrNode> out = new TreeMap<>();
-    for (ZarrNode child : group.children().values()) {
+    for (ZarrNode child : group.children().nodes().values()) {
       out.put(child.path(), child);
       if (child instanceof ZarrGroup g) {
         out.putAll(walk(g));
