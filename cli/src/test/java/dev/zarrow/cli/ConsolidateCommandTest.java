@@ -99,6 +99,25 @@ class ConsolidateCommandTest {
   }
 
   @Test
+  void lsOfAZarrPython2HierarchyOverHttpThroughItsZmetadata() throws Exception {
+    PythonPeer.assumeAvailable();
+    // Whole v2 nodes open once the v2 opener (branch v2fmt, issue 19) is merged: remove this line then.
+    org.junit.jupiter.api.Assumptions.assumeTrue(v2OpenerMerged(), "the Zarr v2 opener (v2fmt) is not merged yet");
+    Path www = dir.resolve("www");
+    PythonPeer.run(Duration.ofMinutes(2), "zarr2_consolidated.py", "write", www.resolve("v2.zarr").toString());
+    String local = ok("ls", www.resolve("v2.zarr"), "--json").out();
+    try (Nginx nginx = Nginx.serve(www, Files.createDirectories(dir.resolve("nginx")))) {
+      nginx.requests();
+      Cli.Result ls = ok("ls", nginx.url() + "v2.zarr", "--json");
+      assertEquals(paths(local), paths(ls.out()));
+      assertEquals(List.of(" group", "flat array", "g group", "g/h group", "g/h/deep array", "g/temps array"), paths(ls.out()));
+      List<Nginx.Request> requests = nginx.requests();
+      assertEquals(List.of("/v2.zarr/zarr.json 404", "/v2.zarr/.zmetadata 206"),
+          requests.stream().map(r -> r.path() + " " + r.status()).toList(), requests.toString());
+    }
+  }
+
+  @Test
   void exitCodes() throws Exception {
     Path demo = dir.resolve("demo");
     ok("demo", demo);
@@ -123,5 +142,14 @@ class ConsolidateCommandTest {
     // consolidate replaces it.
     ok("consolidate", demo);
     ok("ls", demo);
+  }
+
+  private static boolean v2OpenerMerged() {
+    try {
+      Class.forName("dev.zarrow.metadata.V2Metadata");
+      return true;
+    } catch (ClassNotFoundException e) {
+      return false;
+    }
   }
 }

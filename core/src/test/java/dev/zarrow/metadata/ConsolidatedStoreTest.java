@@ -173,6 +173,36 @@ class ConsolidatedStoreTest {
   }
 
   @Test
+  void zarrPython2HierarchyOpensWholeThroughTheViewWithOneMetadataRead(BufferAllocator allocator) throws Exception {
+    PythonPeer.assumeAvailable();
+    // Whole v2 nodes open once the v2 opener (branch v2fmt, issue 19) is merged: remove this line then.
+    org.junit.jupiter.api.Assumptions.assumeTrue(v2OpenerMerged(), "the Zarr v2 opener (v2fmt) is not merged yet");
+    Path root = dir.resolve("v2.zarr");
+    PythonPeer.run(TIMEOUT, "zarr2_consolidated.py", "write", root.toString());
+    try (FileSystemStore files = FileSystemStore.open(root)) {
+      Unlisted recorded = Unlisted.over(files);
+      ZarrGroup group = Zarr.openGroup(ConsolidatedStore.over(recorded, ""), "");
+      Map<String, ZarrNode> nodes = walk(group);
+      assertEquals(List.of("flat", "g", "g/h", "g/h/deep", "g/temps"), new ArrayList<>(nodes.keySet()));
+      assertEquals(List.of(".zmetadata"), recorded.requests().stream().map(RecordingStore.Request::key).toList());
+      assertEquals(2, recorded.recorded().sizes()); // zarr.json (absent) and .zmetadata: no other metadata key
+      assertEquals("consolidated", group.attributes().path("title").asText());
+      assertEquals("group", nodes.get("g").attributes().path("kind").asText());
+      ZarrArray temps = (ZarrArray) nodes.get("g/temps");
+      assertEquals("K", temps.attributes().path("units").asText());
+      assertEquals(FixedType.INT32, temps.dataType());
+      recorded.recorded().reset();
+      try (NdVector values = temps.read(allocator)) {
+        IntVector v = (IntVector) values.vector();
+        for (int i = 0; i < 24; i++) {
+          assertEquals(i, v.get(i));
+        }
+      }
+      assertTrue(recorded.requests().stream().allMatch(r -> r.key().matches("g/temps/[01]\\.[01]")), recorded.requests().toString());
+    }
+  }
+
+  @Test
   void zarrPython2HierarchyOverHttpIsListedWithTwoRequests() throws Exception {
     PythonPeer.assumeAvailable();
     Path www = dir.resolve("www");
@@ -449,5 +479,14 @@ class ConsolidatedStoreTest {
     Store view = ConsolidatedStore.over(memory, "");
     assertFalse(view instanceof WritableStore);
     assertThrows(IllegalStateException.class, () -> Zarr.openGroup(view, "").createGroup("x"));
+  }
+
+  private static boolean v2OpenerMerged() {
+    try {
+      Class.forName("dev.zarrow.metadata.V2Metadata");
+      return true;
+    } catch (ClassNotFoundException e) {
+      return false;
+    }
   }
 }
