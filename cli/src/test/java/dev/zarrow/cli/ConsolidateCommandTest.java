@@ -101,8 +101,6 @@ class ConsolidateCommandTest {
   @Test
   void lsOfAZarrPython2HierarchyOverHttpThroughItsZmetadata() throws Exception {
     PythonPeer.assumeAvailable();
-    // Whole v2 nodes open once the v2 opener (branch v2fmt, issue 19) is merged: remove this line then.
-    org.junit.jupiter.api.Assumptions.assumeTrue(v2OpenerMerged(), "the Zarr v2 opener (v2fmt) is not merged yet");
     Path www = dir.resolve("www");
     PythonPeer.run(Duration.ofMinutes(2), "zarr2_consolidated.py", "write", www.resolve("v2.zarr").toString());
     String local = ok("ls", www.resolve("v2.zarr"), "--json").out();
@@ -142,14 +140,5 @@ class ConsolidateCommandTest {
     // consolidate replaces it.
     ok("consolidate", demo);
     ok("ls", demo);
-  }
-
-  private static boolean v2OpenerMerged() {
-    try {
-      Class.forName("dev.zarrow.metadata.V2Metadata");
-      return true;
-    } catch (ClassNotFoundException e) {
-      return false;
-    }
   }
 }

@@ -175,8 +175,6 @@ class ConsolidatedStoreTest {
   @Test
   void zarrPython2HierarchyOpensWholeThroughTheViewWithOneMetadataRead(BufferAllocator allocator) throws Exception {
     PythonPeer.assumeAvailable();
-    // Whole v2 nodes open once the v2 opener (branch v2fmt, issue 19) is merged: remove this line then.
-    org.junit.jupiter.api.Assumptions.assumeTrue(v2OpenerMerged(), "the Zarr v2 opener (v2fmt) is not merged yet");
     Path root = dir.resolve("v2.zarr");
     PythonPeer.run(TIMEOUT, "zarr2_consolidated.py", "write", root.toString());
     try (FileSystemStore files = FileSystemStore.open(root)) {
@@ -479,14 +477,5 @@ class ConsolidatedStoreTest {
     Store view = ConsolidatedStore.over(memory, "");
     assertFalse(view instanceof WritableStore);
     assertThrows(IllegalStateException.class, () -> Zarr.openGroup(view, "").createGroup("x"));
-  }
-
-  private static boolean v2OpenerMerged() {
-    try {
-      Class.forName("dev.zarrow.metadata.V2Metadata");
-      return true;
-    } catch (ClassNotFoundException e) {
-      return false;
-    }
   }
 }
