@@ -3,6 +3,7 @@ package dev.zarrow;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.error.ZarrException;
 import dev.zarrow.metadata.ArrayMetadata;
+import dev.zarrow.metadata.ConsolidatedMetadata;
 import dev.zarrow.metadata.GroupMetadata;
 import dev.zarrow.store.Keys;
 import dev.zarrow.store.Store;
@@ -246,6 +247,7 @@ public final class NodeWriter implements AutoCloseable {
       store.delete(marker(path));
       finished = true;
     }
+    ConsolidatedMetadata.dropAbove(store, path); // stale now: never hide what was just written
     return top instanceof ZarrArray a
         ? ZarrArray.of(store, path, a.metadata(), options)
         : new ZarrGroup(store, path, ((ZarrGroup) top).metadata(), options);

@@ -5,6 +5,7 @@ import dev.zarrow.error.NoSuchNodeException;
 import dev.zarrow.error.ZarrException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.zarrow.metadata.ArrayMetadata;
+import dev.zarrow.metadata.ConsolidatedMetadata;
 import dev.zarrow.metadata.GroupMetadata;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.V2Metadata;
@@ -170,6 +171,7 @@ public final class Zarr {
     NodeWriter.dropIncomplete(store, p);
     ZarrGroup group = new ZarrGroup(store, p, GroupMetadata.empty().withZarrFormat(zarrFormat), options);
     group.writeMetadata();
+    ConsolidatedMetadata.dropAbove(store, p);
     return group;
   }
 

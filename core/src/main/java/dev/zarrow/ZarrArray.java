@@ -17,6 +17,7 @@ import dev.zarrow.grid.ChunkGrid;
 import dev.zarrow.grid.ChunkKeyEncoding;
 import dev.zarrow.internal.WorkSharing;
 import dev.zarrow.metadata.ArrayMetadata;
+import dev.zarrow.metadata.ConsolidatedMetadata;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.metadata.V2Metadata;
@@ -479,6 +480,7 @@ public final class ZarrArray implements ZarrNode {
       throw new IllegalArgumentException("array '" + path + "': cannot resize to " + Arrays.toString(newShape) + ": " + e.getMessage(), e);
     }
     resized.writeMetadata();
+    ConsolidatedMetadata.dropAbove(out, path);
     long[] newGrid = grid.gridShape(newShape);
     if (store.canList()) {
       long[] oldGrid = grid.gridShape(metadata.shape());
@@ -510,6 +512,7 @@ public final class ZarrArray implements ZarrNode {
   public ZarrArray withAttributes(ObjectNode attributes) {
     ZarrArray updated = new ZarrArray(store, path, metadata.withAttributes(attributes), options);
     updated.writeMetadata();
+    ConsolidatedMetadata.dropAbove(writable(), path);
     return updated;
   }
 

@@ -2,6 +2,7 @@ package dev.zarrow;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.error.ZarrException;
+import dev.zarrow.metadata.ConsolidatedMetadata;
 import dev.zarrow.metadata.GroupMetadata;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.V2Metadata;
@@ -138,6 +139,7 @@ public final class ZarrGroup implements ZarrNode {
   public ZarrGroup withAttributes(ObjectNode attributes) {
     ZarrGroup updated = new ZarrGroup(store, path, metadata.withAttributes(attributes), options);
     updated.writeMetadata();
+    ConsolidatedMetadata.dropAbove(writable(), path);
     return updated;
   }
 

@@ -8,6 +8,7 @@ import dev.zarrow.ZarrArray;
 import dev.zarrow.error.ZarrException;
 import dev.zarrow.ZarrGroup;
 import dev.zarrow.ZarrNode;
+import dev.zarrow.metadata.ConsolidatedStore;
 import dev.zarrow.store.Store;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,6 +27,9 @@ import picocli.CommandLine.Parameters;
  * With {@code --json}, an array of objects instead. Nodes that cannot be read are left out of the
  * tree (kept with their {@code error} in the JSON) and named on stderr as {@code zarrow: PATH: reason},
  * and make the exit code 3 once everything else is listed.
+ * Consolidated metadata, when the hierarchy has some, answers every metadata read (one read in all);
+ * over a store that cannot list (HTTP) it is what lists the hierarchy, what is stored is then left
+ * out, and its absence is a data error saying so.
  */
 @Command(name = "ls", description = "List the arrays and groups of a store as a tree (or JSON with --json).")
 final class LsCommand extends ZarrowCommand {
@@ -45,7 +49,14 @@ final class LsCommand extends ZarrowCommand {
     String p = nodePath(path);
     List<Row> rows = new ArrayList<>();
     try (Store s = openExisting(store)) {
-      walk(s, p, p.isEmpty() ? "/" : p, 0, rows);
+      // Consolidated metadata, when there is some, answers every metadata read and the listing of groups.
+      Store view = ConsolidatedStore.over(s, p);
+      if (!view.canList() && !(view instanceof ConsolidatedStore)) {
+        throw new ZarrException(s.describe() + " cannot list keys, and ls needs a listing or consolidated metadata: there is"
+            + " none at " + (p.isEmpty() ? "the root" : "the root or '" + p + "'") + " (no consolidated_metadata in zarr.json, no .zmetadata);"
+            + " write it with `zarrow consolidate` where the data can be listed, or open arrays by path");
+      }
+      walk(view, p, p.isEmpty() ? "/" : p, 0, rows);
     }
     if (json) {
       ArrayNode list = JsonNodeFactory.instance.arrayNode();
@@ -113,9 +124,14 @@ final class LsCommand extends ZarrowCommand {
     }
     ArrayNode codecs = node.putArray("codecs");
     layout.codecs().forEach(c -> codecs.add(c.toJson()));
-    StoredKeys keys = StoredKeys.of(array);
-    InfoCommand.putCounts(node, array, keys);
-    node.put("stored_bytes", keys.chunkBytes(array.store()));
+    if (array.store().canList()) {
+      StoredKeys keys = StoredKeys.of(array);
+      InfoCommand.putCounts(node, array, keys);
+      node.put("stored_bytes", keys.chunkBytes(array.store()));
+    } else { // what is stored needs a listing: consolidated metadata knows no chunks, only the grid
+      InfoCommand.putCounts(node, array, new StoredKeys(List.of(), List.of()));
+      node.remove(List.of("stored_chunks", "stored_shards"));
+    }
   }
 
   private void printTree(List<Row> rows) {
@@ -137,10 +153,13 @@ final class LsCommand extends ZarrowCommand {
         n.get("codecs").forEach(c -> codecs.add(dev.zarrow.metadata.NamedConfig.parse(c, "codecs")));
         cells.add(new String[] {
           name, type, dims(n.get("shape")), chunks, CodecSpecs.format(codecs),
-          (n.has("stored_shards")
-              ? n.get("stored_shards").asText() + " of " + n.get("grid_shards").asText() + " shards"
-              : n.get("stored_chunks").asText() + " of " + n.get("grid_chunks").asText() + " chunks")
-              + ", " + bytes(n.get("stored_bytes").asLong())
+          !n.has("stored_bytes")
+              ? (n.has("grid_shards") ? n.get("grid_shards").asText() + " shards" : n.get("grid_chunks").asText() + " chunks")
+                  + " in the grid (stored: not listed)"
+              : (n.has("stored_shards")
+                  ? n.get("stored_shards").asText() + " of " + n.get("grid_shards").asText() + " shards"
+                  : n.get("stored_chunks").asText() + " of " + n.get("grid_chunks").asText() + " chunks")
+                  + ", " + bytes(n.get("stored_bytes").asLong())
         });
       }
     }

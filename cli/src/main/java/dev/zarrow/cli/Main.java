@@ -42,7 +42,7 @@ import picocli.CommandLine.Spec;
     versionProvider = Main.Version.class,
     description = "Zarr v3 arrays and groups as Apache Arrow. STORE is a directory.",
     subcommands = {
-      InfoCommand.class, LsCommand.class, CatCommand.class, CopyCommand.class, CheckCommand.class,
+      InfoCommand.class, LsCommand.class, CatCommand.class, CopyCommand.class, CheckCommand.class, ConsolidateCommand.class,
       ImportCommand.class, ExportCommand.class, ServeCommand.class, DemoCommand.class, CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",

@@ -13,10 +13,13 @@ import dev.zarrow.ZarrNode;
 import dev.zarrow.ZarrOptions;
 import dev.zarrow.NdVector;
 import dev.zarrow.metadata.ArrayMetadata;
+import dev.zarrow.metadata.ConsolidatedMetadata;
+import dev.zarrow.metadata.ConsolidatedStore;
 import dev.zarrow.metadata.GroupMetadata;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.store.MemoryStore;
 import java.nio.ByteBuffer;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -58,6 +61,42 @@ class MetadataFuzzTest {
       // the only acceptable failure
     }
     assertEquals(0, ALLOCATOR.getAllocatedMemory(), "Arrow memory leaked");
+  }
+
+  /**
+   * Consolidated metadata (the input as the root's {@code zarr.json}, then as {@code .zmetadata}): read,
+   * every group listed and every node opened through the view, or refused as a {@code ZarrException}.
+   * Corpus: {@code MetadataFuzzTestInputs/consolidated/}.
+   */
+  @FuzzTest
+  @DictionaryEntries({
+    "\"consolidated_metadata\"", "\"kind\"", "\"inline\"", "\"metadata\"", "\"must_understand\"",
+    "\"zarr_consolidated_format\"", "\".zarray\"", "\".zgroup\"", "\".zattrs\"", "\"zarr_format\"",
+    "\"node_type\"", "\"array\"", "\"group\"", "/", "\"a/b\""
+  })
+  void consolidated(byte[] input) {
+    for (String key : new String[] {"zarr.json", ConsolidatedMetadata.ZMETADATA}) {
+      MemoryStore store = new MemoryStore();
+      store.set(key, ByteBuffer.wrap(input));
+      try {
+        Optional<ConsolidatedStore> view = ConsolidatedStore.open(store, "");
+        if (view.isEmpty()) {
+          continue;
+        }
+        for (String path : view.get().metadata().nodePaths()) {
+          if (view.get().metadata().isGroup(path)) {
+            view.get().listDir(path.isEmpty() ? "" : path + "/");
+          }
+          try {
+            Zarr.tryOpen(view.get(), path, ZarrOptions.defaults());
+          } catch (ZarrException refused) {
+            // a node's own metadata may be wrong: named, never a crash
+          }
+        }
+      } catch (ZarrException refused) {
+        // the only acceptable failure
+      }
+    }
   }
 
   /** Checks an opened array: v3 metadata written back unchanged, a chunk of its fill value coded. */
