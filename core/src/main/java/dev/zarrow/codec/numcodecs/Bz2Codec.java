@@ -17,7 +17,7 @@ import org.apache.commons.compress.compressors.bzip2.BZip2CompressorOutputStream
 
 /**
  * {@code numcodecs.bz2}: numcodecs' {@code BZ2}, a bzip2 stream as Python's {@code bz2.compress} writes it
- * (streams in a row decode as one, and no bytes decode to none, as {@code bz2.decompress} does), with
+ * (streams in a row decode as one, as {@code bz2.decompress} does), with
  * Apache Commons Compress. Configuration: {@code {"level": 1..9}} (the block size in 100 kB; default 1).
  */
 final class Bz2Codec implements BytesToBytesCodec {
@@ -53,8 +53,8 @@ final class Bz2Codec implements BytesToBytesCodec {
     // bzip2's run-length stages expand past any fixed ratio worth trusting: only the chunk limit bounds it.
     long cap = Sizes.cap(NAME, bytes.remaining(), Long.MAX_VALUE, expectedSize, maxSize);
     String what = expectedSize >= 0 ? "expected" : "allowed";
-    if (!bytes.hasRemaining()) {
-      return check(ByteBuffer.allocateDirect(0), expectedSize);
+    if (!bytes.hasRemaining()) { // Python reads no bytes as nothing, but numcodecs never writes them: a lost chunk
+      throw new CorruptChunkException("codec " + NAME + ": no bytes, not even a bzip2 header (bzip2 writes 14 bytes for nothing)");
     }
     try (InputStream in = new BZip2CompressorInputStream(new BufferInput(bytes.duplicate()), true)) {
       ByteBuffer out = ByteBuffer.allocateDirect((int) Math.max(1, Math.min(cap, expectedSize >= 0 ? expectedSize : 4L * bytes.remaining() + 64)));
