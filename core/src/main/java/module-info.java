@@ -1,7 +1,7 @@
 /**
  * zarrow: Zarr v3 storage as Apache Arrow memory. The exported packages are the API (see
  * docs/architecture.md for the layers); {@code dev.zarrow.internal} and the codec implementations
- * ({@code dev.zarrow.codec.core}, {@code .sharding}, {@code .vlen}, {@code .arrow}, {@code .blosc}) are not: codecs are
+ * ({@code dev.zarrow.codec.core}, {@code .sharding}, {@code .vlen}, {@code .arrow}, {@code .blosc}, {@code .numcodecs}) are not: codecs are
  * reached by name through the {@link dev.zarrow.spi.Registry}.
  */
 module dev.zarrow {
@@ -11,6 +11,7 @@ module dev.zarrow {
   requires org.apache.arrow.format;
   requires com.github.luben.zstd_jni;
   requires org.lz4.java;
+  requires org.apache.commons.compress;
   requires java.net.http;
   // s3:// only: the AWS SDK is optional (S3Provider checks for it before S3Store is loaded).
   requires static software.amazon.awssdk.services.s3;
@@ -44,7 +45,8 @@ module dev.zarrow {
       dev.zarrow.codec.sharding.ShardingPlugin,
       dev.zarrow.codec.vlen.VlenPlugin,
       dev.zarrow.codec.arrow.ArrowPlugin,
-      dev.zarrow.codec.blosc.BloscPlugin;
+      dev.zarrow.codec.blosc.BloscPlugin,
+      dev.zarrow.codec.numcodecs.NumcodecsPlugin;
 
   provides dev.zarrow.store.StoreProvider with
       dev.zarrow.store.http.HttpProvider,

@@ -46,6 +46,10 @@ public final class SeedCorpus {
   private SeedCorpus() {}
 
   public static void main(String[] args) throws IOException {
+    numcodecs();
+    if (args.length > 0 && args[0].equals("numcodecs")) {
+      return;
+    }
     Random random = new Random(20261122);
     for (ChunkTarget target : ChunkDecoderFuzzTest.TARGETS) {
       write("ChunkDecoderFuzzTest", target.name(), target.seeds(random));
@@ -66,6 +70,21 @@ public final class SeedCorpus {
     arrowFixtures(fields, schemas);
     write("FieldJsonFuzzTest", "field", fields);
     write("FieldJsonFuzzTest", "schema", schemas);
+  }
+
+  /**
+   * The pipelines' own seeds of {@link NumcodecsFuzzTest} (its {@code numcodecs-*} seeds, numcodecs'
+   * encodings, come from {@code numcodecs_codecs.py seeds}).
+   */
+  private static void numcodecs() throws IOException {
+    Random random = new Random(19);
+    for (ChunkTarget target : NumcodecsFuzzTest.TARGETS) {
+      write("NumcodecsFuzzTest", target.name(), target.seeds(random));
+    }
+    write("NumcodecsFuzzTest", "lz4UnknownSize", List.of(
+        java.util.HexFormat.of().parseHex("0f000000336162630300506263616263"), java.util.HexFormat.of().parseHex("0000000000")));
+    write("NumcodecsFuzzTest", "bz2UnknownSize", List.of(java.util.HexFormat.of().parseHex(
+        "425a68313141592653599e625bfe000002910040000244a000211460668291ef23470bb9229c28484f312dff00")));
   }
 
   /** Replaces the {@code seed-*} files of one target's corpus. */

@@ -1,0 +1,108 @@
+package dev.zarrow.codec.numcodecs;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.zarrow.codec.BytesToBytesCodec;
+import dev.zarrow.codec.CodecContext;
+import dev.zarrow.codec.CodecFactory;
+import dev.zarrow.error.CorruptChunkException;
+import dev.zarrow.metadata.NamedConfig;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
+
+/**
+ * {@code numcodecs.zlib}: numcodecs' {@code Zlib}, a zlib stream (RFC 1950: deflate with a two-byte
+ * header and an Adler-32 trailer) as Python's {@code zlib.compress} writes it, with the JDK's zlib.
+ * Configuration: {@code {"level": 0..9}} (numcodecs' default 1; -1 is zlib's default level).
+ */
+final class ZlibCodec implements BytesToBytesCodec {
+  static final String NAME = "numcodecs.zlib";
+  /** Deflate's largest expansion is 1032:1; 1040 leaves room for the header and trailer. */
+  private static final long MAX_RATIO = 1040;
+
+  private final int level;
+
+  ZlibCodec(int level) {
+    this.level = level;
+  }
+
+  @Override
+  public NamedConfig toMetadata() {
+    return NamedConfig.of(NAME, JsonNodeFactory.instance.objectNode().put("level", level));
+  }
+
+  @Override
+  public ByteBuffer encode(ByteBuffer bytes) {
+    Deflater deflater = new Deflater(level);
+    try {
+      deflater.setInput(bytes.duplicate());
+      deflater.finish();
+      // zlib's deflateBound for the default settings, plus the header and trailer.
+      long bound = bytes.remaining() + (bytes.remaining() >> 12) + (bytes.remaining() >> 14) + (bytes.remaining() >> 25) + 64;
+      ByteBuffer out = ByteBuffer.allocateDirect((int) Math.min(Sizes.MAX_BUFFER, bound));
+      while (!deflater.finished()) {
+        out = Sizes.room(out, 1 << 16, Sizes.MAX_BUFFER, NAME, "one buffer holds");
+        deflater.deflate(out);
+      }
+      return out.flip();
+    } finally {
+      deflater.end();
+    }
+  }
+
+  @Override
+  public ByteBuffer decode(ByteBuffer bytes, long expectedSize, long maxSize) {
+    long cap = Sizes.cap(NAME, bytes.remaining(), MAX_RATIO * bytes.remaining() + 64, expectedSize, maxSize);
+    Inflater inflater = new Inflater();
+    try {
+      inflater.setInput(bytes.duplicate());
+      ByteBuffer out = ByteBuffer.allocateDirect((int) Math.max(1, Math.min(cap, expectedSize >= 0 ? expectedSize : 4L * bytes.remaining() + 64)));
+      String what = expectedSize >= 0 ? "expected" : "allowed";
+      while (!inflater.finished()) {
+        int n;
+        if (out.hasRemaining()) {
+          n = inflater.inflate(out);
+        } else if (out.position() < cap) {
+          out = Sizes.grow(out, cap);
+          continue;
+        } else { // full at the cap: the stream must end here
+          n = inflater.inflate(new byte[1]);
+          if (n > 0) {
+            throw new CorruptChunkException("codec " + NAME + ": decompresses to more than the " + cap + " bytes " + what);
+          }
+        }
+        if (n == 0 && !inflater.finished()) {
+          if (inflater.needsDictionary()) {
+            throw new CorruptChunkException("codec " + NAME + ": the stream needs a preset dictionary, which numcodecs never uses");
+          }
+          if (inflater.needsInput()) {
+            throw new CorruptChunkException("codec " + NAME + ": the zlib stream is truncated after " + out.position() + " bytes");
+          }
+        }
+      }
+      if (expectedSize >= 0 && out.position() != expectedSize) {
+        throw new CorruptChunkException("codec " + NAME + ": decompressed to " + out.position() + " bytes, expected " + expectedSize);
+      }
+      return out.flip();
+    } catch (DataFormatException e) {
+      throw new CorruptChunkException("codec " + NAME + ": not a valid zlib stream: " + e.getMessage(), e);
+    } finally {
+      inflater.end();
+    }
+  }
+
+  /** Makes {@code numcodecs.zlib} codecs. */
+  static final class Factory implements CodecFactory {
+    @Override
+    public List<String> names() {
+      return List.of(NAME);
+    }
+
+    @Override
+    public ZlibCodec create(NamedConfig metadata, CodecContext context) {
+      return new ZlibCodec(Configs.integer(metadata, "level", 1, -1, 9));
+    }
+  }
+}
