@@ -243,6 +243,29 @@ def chunk_regions(shape, chunks):
         yield index, tuple(slice(i * c, min((i + 1) * c, s)) for i, c, s in zip(index, chunks, shape))
 
 
+def as_zarrow_reads(array, codec=None):
+    """array[...], its missing chunks as zarrow reads them where zarr-python 2 has no defined value:
+    an object array's default fill (0) as the empty value, a numeric fill of null as zero."""
+    data = array[...]
+    dtype = array.dtype
+    fill_null = array.fill_value is None and dtype.kind != "O"
+    object_default = dtype.kind == "O" and not isinstance(array.fill_value, (str, bytes))  # 0 or null
+    if not array.shape or not (object_default or fill_null):
+        return data
+    codec = codec or (array.filters[0] if dtype.kind == "O" else None)
+    fixed = np.array(data, dtype=dtype, copy=True)
+    for index, region in chunk_regions(array.shape, array.chunks):
+        if array._chunk_key(index) in array.chunk_store:
+            continue
+        if dtype.kind == "O":
+            blank = empty_object(codec)
+            for cell in np.ndindex(fixed[region].shape):
+                fixed[region][cell] = blank
+        else:
+            fixed[region] = np.zeros(fixed[region].shape, dtype=dtype)
+    return fixed
+
+
 def codec_config(codec):
     return None if codec is None else codec.get_config()
 
@@ -272,21 +295,7 @@ def write(directory):
             for index, region in chunk_regions(shape, chunks):
                 if index not in missing:
                     array[region] = data[region]
-        expected = array[...]
-        fill_null = array.fill_value is None and dtype.kind != "O"
-        object_default = dtype.kind == "O" and not isinstance(array.fill_value, (str, bytes))  # 0 or null
-        if missing and (object_default or fill_null):
-            # What zarrow reads where zarr-python 2 has no defined value: the empty value, or zero.
-            fixed = np.array(expected, dtype=dtype, copy=True)
-            for index, region in chunk_regions(shape, chunks):
-                if index in missing:
-                    if dtype.kind == "O":
-                        blank = empty_object(codec)
-                        for cell in np.ndindex(fixed[region].shape):
-                            fixed[region][cell] = blank
-                    else:
-                        fixed[region] = np.zeros(fixed[region].shape, dtype=dtype)
-            expected = fixed
+        expected = as_zarrow_reads(array, codec)
         with open("%s/%s/.zarray" % (directory, c["name"])) as f:
             zarray = json.load(f)
         manifest.append({
@@ -333,7 +342,7 @@ def check(directory, manifest_file):
                 "fill_value": canonical(array.fill_value, array.dtype) if array.fill_value is not None else None})
             if list(array.shape) != c["shape"]:
                 report["problems"].append("shape %s, expected %s" % (list(array.shape), c["shape"]))
-            values = flat(array[...], array.dtype)
+            values = flat(as_zarrow_reads(array), array.dtype)
             if not same(c["values"], values):
                 bad = [i for i, (x, y) in enumerate(zip(c["values"], values)) if not same(x, y)]
                 first = bad[0] if bad else min(len(values), len(c["values"]))
