@@ -2,14 +2,14 @@
 
 write DIR   writes one array per case of matrix() into the v2 group at DIR, consolidates DIR (.zmetadata),
             and prints the manifest: {"cases": [{"name", "dtype", "order", "separator", "compressor",
-            "filters", "fill_value", "shape", "chunks", "missing", "values"}]} where "values" are the
+            "filters", "fill_value", "shape", "chunks", "missing", "attributes", "values"}]} where "values" are the
             elements zarrow must read, flat in C order (see canonical()); missing chunks hold the
             fill value as zarrow reads it: a numeric fill of null as zero, an object array's fill as the
             empty value.
 check DIR MANIFEST
             reads every array MANIFEST (a file of the same form, "values" as zarrow wrote them) names from
             the v2 group at DIR and prints {"arrays": {name: {"problems": [...], "dtype", "order",
-            "separator", "compressor", "filters", "fill_value"}}}: one report per array, an empty list
+            "separator", "compressor", "filters", "fill_value", "attributes"}}}: one report per array, an empty list
             when zarr-python 2 reads it equal.
 
 Canonical values (zarrow's JsonValueWriter writes the same): numbers (NaN and the infinities as strings,
@@ -107,6 +107,7 @@ def matrix():
     cases.append(case("separator_slash_3d_f", "<u2", (5, 6, 7), (2, 4, 3), order="F", dimension_separator="/", missing=[(1, 1, 1)]))
     cases.append(case("separator_dot_3d", "<u2", (5, 6, 7), (2, 4, 3), dimension_separator=".", missing=[(1, 1, 1)]))
     cases.append(case("separator_slash_1d", ">f4", (11,), (4,), dimension_separator="/"))
+    cases.append(case("attrs_unicode", "<i2", attrs={"title": "température °C", "tags": ["ü", 1, None, 2.5]}))
     cases.append(case("scalar", "<f8", (), ()))
     cases.append(case("scalar_struct", STRUCT, (), ()))
     cases.append(case("one_chunk_exact", "<i4", (8,), (8,), missing=[]))
@@ -275,7 +276,10 @@ def write(directory):
     manifest = []
     for c in matrix():
         shape, chunks = c["shape"], c["chunks"]
-        array = group.create(c["name"], shape=shape, chunks=chunks or True, dtype=c["dtype"], **c["options"])
+        options = dict(c["options"])
+        attrs = options.pop("attrs", {"case": c["name"]})
+        array = group.create(c["name"], shape=shape, chunks=chunks or True, dtype=c["dtype"], **options)
+        array.attrs.update(attrs)
         n = int(np.prod(shape))
         dtype = array.dtype
         codec = c["options"].get("object_codec")
@@ -302,7 +306,8 @@ def write(directory):
             "name": c["name"], "dtype": zarray["dtype"], "order": zarray["order"],
             "separator": zarray.get("dimension_separator", "."), "compressor": zarray["compressor"],
             "filters": zarray["filters"], "fill_value": zarray["fill_value"], "shape": list(shape),
-            "chunks": list(chunks), "missing": [list(m) for m in missing], "values": flat(expected, dtype)})
+            "chunks": list(chunks), "missing": [list(m) for m in missing], "attributes": dict(array.attrs),
+            "values": flat(expected, dtype)})
     zarr.consolidate_metadata(zarr.DirectoryStore(directory))
     print(json.dumps({"zarr": zarr.__version__, "numcodecs": numcodecs.__version__, "cases": manifest}))
 
@@ -339,6 +344,7 @@ def check(directory, manifest_file):
                 "dtype": array.dtype.descr if array.dtype.fields else array.dtype.str, "order": array.order,
                 "separator": array._dimension_separator or ".", "compressor": codec_config(array.compressor),
                 "filters": None if array.filters is None else [f.get_config() for f in array.filters],
+                "attributes": dict(array.attrs),
                 "fill_value": canonical(array.fill_value, array.dtype) if array.fill_value is not None else None})
             if list(array.shape) != c["shape"]:
                 report["problems"].append("shape %s, expected %s" % (list(array.shape), c["shape"]))
