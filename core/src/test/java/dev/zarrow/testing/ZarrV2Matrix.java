@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.vector.FieldVector;
+import org.opentest4j.AssertionFailedError;
 
 /**
  * The Zarr v2 interop matrix of issue 19, written by zarr-python 2 through
@@ -116,6 +117,43 @@ public final class ZarrV2Matrix {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Asserts that the {@code .zarray} zarrow wrote for a case ({@code copy}) keeps the choices of the one
+   * zarr-python 2 wrote ({@code original}, both from {@link #zarray}): the {@link #KEPT_KEYS}, except
+   * blosc's AUTOSHUFFLE (-1), written as the shuffle it chose, and fill values zarrow's model holds
+   * otherwise ({@link #sameFill}).
+   */
+  public static void assertKept(ObjectNode original, ObjectNode copy, String name) {
+    for (String key : KEPT_KEYS) {
+      JsonNode expected = original.get(key);
+      if (key.equals("compressor") && expected.path("shuffle").asInt() == -1) {
+        expected = ((ObjectNode) expected.deepCopy()).put("shuffle", copy.get(key).path("shuffle").asInt());
+      }
+      boolean kept = key.equals("fill_value") ? sameFill(original, copy) : same(expected, copy.get(key));
+      if (!kept) {
+        throw new AssertionFailedError(name + ": .zarray " + key + " " + copy.get(key) + ", zarr-python 2 wrote " + expected);
+      }
+    }
+  }
+
+  /**
+   * The fill value zarrow writes back: the one zarr-python 2 wrote, except where zarrow's model (v3's)
+   * has no such value: a numeric {@code null} (no defined fill) is written as zero, an object array's
+   * default {@code 0} as its empty value ({@code ""}, or null for vlen-array). What the arrays read is
+   * checked by zarr-python 2 either way.
+   */
+  static boolean sameFill(ObjectNode original, ObjectNode copy) {
+    JsonNode expected = original.get("fill_value");
+    JsonNode written = copy.get("fill_value");
+    if (same(expected, written)) {
+      return true;
+    }
+    if (original.get("dtype").asText().equals("|O")) {
+      return expected.isNull() || expected.asText().equals("0") && (written.isNull() || written.asText().isEmpty());
+    }
+    return expected.isNull() && (written.asText().matches("[0.]+") || written.asText().matches("A+=*"));
   }
 
   /**
