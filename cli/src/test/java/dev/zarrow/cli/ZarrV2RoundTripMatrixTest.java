@@ -71,6 +71,9 @@ class ZarrV2RoundTripMatrixTest {
   @MethodSource("cases")
   void copiedToV3ReadsEqualInZarrow(String name, BufferAllocator allocator) throws IOException {
     Cli.Result there = toV3.get(name);
+    if (refusedAsKnown(name)) {
+      return;
+    }
     assertEquals(0, there.exit(), name + ": zarrow copy (to v3): " + there);
     Path v3 = dir.resolve("v3");
     assertTrue(Files.exists(v3.resolve(name).resolve("zarr.json")), name + ": the copy is v3");
@@ -90,6 +93,9 @@ class ZarrV2RoundTripMatrixTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void copiedBackToV2ReadsEqualInZarrPython2(String name) {
+    if (refusedAsKnown(name)) {
+      return;
+    }
     assertEquals(0, toV3.get(name).exit(), name + ": zarrow copy (to v3): " + toV3.get(name));
     Cli.Result again = toV2.get(name);
     assertEquals(0, again.exit(), name + ": zarrow copy --zarr-format 2: " + again);
@@ -99,5 +105,18 @@ class ZarrV2RoundTripMatrixTest {
     assertTrue(report.get("problems").isEmpty(), name + ": zarr-python 2 reads the copy back: " + report.get("problems"));
     ZarrV2Matrix.assertKept(ZarrV2Matrix.zarray(matrix.store(), name), ZarrV2Matrix.zarray(back, name), name);
     assertEquals(matrix.get(name).get("attributes"), report.get("attributes"), name + ": the attributes");
+  }
+
+  /**
+   * zarrow's blosc decodes blosclz but encodes only lz4, lz4hc, zlib and zstd, so copying such an array
+   * with its codecs kept is refused, naming blosclz (with {@code --codec} it copies like any other).
+   */
+  private static boolean refusedAsKnown(String name) {
+    if (!name.startsWith("blosc_blosclz")) {
+      return false;
+    }
+    Cli.Result there = toV3.get(name);
+    assertTrue(there.exit() != 0 && there.err().contains("blosclz"), name + ": expected a refusal naming blosclz: " + there);
+    return true;
   }
 }
