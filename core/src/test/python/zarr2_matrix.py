@@ -10,7 +10,8 @@ check DIR MANIFEST
             reads every array MANIFEST (a file of the same form, "values" as zarrow wrote them) names from
             the v2 group at DIR and prints {"arrays": {name: {"problems": [...], "dtype", "order",
             "separator", "compressor", "filters", "fill_value", "attributes"}}}: one report per array, an empty list
-            when zarr-python 2 reads it equal.
+            when zarr-python 2 reads it equal. With --consolidated, each report also has
+            "consolidated_problems": the same comparison through zarr.open_consolidated (DIR's .zmetadata).
 
 Canonical values (zarrow's JsonValueWriter writes the same): numbers (NaN and the infinities as strings,
 unsigned 64-bit numbers beyond 2^63 as decimal strings), complex as [re, im], NaT as null, |Sn as base64
@@ -329,11 +330,33 @@ def same(a, b):
     return a == b
 
 
-def check(directory, manifest_file):
+def compare(array, c):
+    """What differs between the array zarr-python 2 reads and case c of a manifest."""
+    problems = []
+    if list(array.shape) != c["shape"]:
+        problems.append("shape %s, expected %s" % (list(array.shape), c["shape"]))
+    values = flat(as_zarrow_reads(array), array.dtype)
+    if not same(c["values"], values):
+        bad = [i for i, (x, y) in enumerate(zip(c["values"], values)) if not same(x, y)]
+        first = bad[0] if bad else min(len(values), len(c["values"]))
+        problems.append("values differ at %d of %d (first at flat index %d: expected %s, read %s)" % (
+            len(bad), len(values), first, json.dumps(c["values"][first:first + 1]), json.dumps(values[first:first + 1])))
+    if dict(array.attrs) != c.get("attributes", dict(array.attrs)):
+        problems.append("attributes %s, expected %s" % (json.dumps(dict(array.attrs)), json.dumps(c["attributes"])))
+    return problems
+
+
+def check(directory, manifest_file, consolidated=False):
     with open(manifest_file) as f:
         manifest = json.load(f)
     group = zarr.open_group(directory, mode="r")
     out = {}
+    through = None
+    if consolidated:
+        try:
+            through = zarr.open_consolidated(directory, mode="r")
+        except Exception as e:
+            through = "%s: %s" % (type(e).__name__, e)
     for c in manifest["cases"]:
         name = c["name"]
         report = {"problems": []}
@@ -346,16 +369,16 @@ def check(directory, manifest_file):
                 "filters": None if array.filters is None else [f.get_config() for f in array.filters],
                 "attributes": dict(array.attrs),
                 "fill_value": canonical(array.fill_value, array.dtype) if array.fill_value is not None else None})
-            if list(array.shape) != c["shape"]:
-                report["problems"].append("shape %s, expected %s" % (list(array.shape), c["shape"]))
-            values = flat(as_zarrow_reads(array), array.dtype)
-            if not same(c["values"], values):
-                bad = [i for i, (x, y) in enumerate(zip(c["values"], values)) if not same(x, y)]
-                first = bad[0] if bad else min(len(values), len(c["values"]))
-                report["problems"].append("values differ at %d of %d (first at flat index %d: expected %s, read %s)" % (
-                    len(bad), len(values), first, json.dumps(c["values"][first:first + 1]), json.dumps(values[first:first + 1])))
+            report["problems"] += compare(array, c)
         except Exception as e:  # one array's failure is its own report
             report["problems"].append("%s: %s" % (type(e).__name__, e))
+        if consolidated:
+            try:
+                if isinstance(through, str):
+                    raise RuntimeError("open_consolidated: " + through)
+                report["consolidated_problems"] = compare(through[name], c)
+            except Exception as e:
+                report["consolidated_problems"] = ["%s: %s" % (type(e).__name__, e)]
     print(json.dumps({"arrays": out}))
 
 
@@ -363,6 +386,6 @@ if __name__ == "__main__":
     if sys.argv[1] == "write":
         write(sys.argv[2])
     elif sys.argv[1] == "check":
-        check(sys.argv[2], sys.argv[3])
+        check(sys.argv[2], sys.argv[3], sys.argv[4:] == ["--consolidated"])
     else:
-        raise SystemExit("usage: zarr2_matrix.py write DIR | check DIR MANIFEST")
+        raise SystemExit("usage: zarr2_matrix.py write DIR | check DIR MANIFEST [--consolidated]")

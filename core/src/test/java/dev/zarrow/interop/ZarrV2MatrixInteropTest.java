@@ -16,6 +16,7 @@ import dev.zarrow.ZarrGroup;
 import dev.zarrow.ZarrOptions;
 import dev.zarrow.grid.Box;
 import dev.zarrow.grid.ChunkKeyEncoding;
+import dev.zarrow.metadata.ConsolidatedMetadata;
 import dev.zarrow.metadata.ConsolidatedStore;
 import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.store.Store;
@@ -46,6 +47,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *   <li>{@link #zarrPython2ReadsWhatZarrowWritesAsV2}: zarrow writes each array again as v2 (the
  *       {@link ArraySpec} v2 write API, the same dtype, codecs, order, separator and fill value), and
  *       zarr-python 2 reads it equal to its own original; the {@code .zarray} keeps what it said.
+ *   <li>{@link #zarrPython2OpensWhatZarrowConsolidates}: zarrow's {@code .zmetadata} of those arrays, opened
+ *       by zarr-python 2's {@code open_consolidated}, reads every array equal.
  *   <li>{@link #theConsolidatedMatrixOpensWithOneMetadataRead}: the whole matrix, consolidated by
  *       zarr-python 2, opens and reads through its {@code .zmetadata} alone (store reads counted).
  * </ul>
@@ -59,6 +62,7 @@ class ZarrV2MatrixInteropTest {
   private static ZarrV2Matrix matrix;
   private static Map<String, String> writeFailures;
   private static Map<String, JsonNode> reports;
+  private static String consolidateFailure;
 
   @BeforeAll
   static void zarrPython2WritesTheMatrix() {
@@ -133,10 +137,29 @@ class ZarrV2MatrixInteropTest {
         }
       }
     }
+    try (FileSystemStore target = FileSystemStore.open(out)) {
+      ConsolidatedMetadata.consolidate(target, "");
+    } catch (IOException | RuntimeException e) {
+      consolidateFailure = e.toString();
+    }
     Path manifest = dir.resolve("zarrow-manifest.json");
     matrix.writeManifest(manifest, written);
-    reports = ZarrV2Matrix.check(out, manifest);
+    reports = ZarrV2Matrix.check(out, manifest, true);
     return out;
+  }
+
+  /** zarrow consolidates the v2 group it wrote; zarr-python 2 opens it with open_consolidated and reads every array equal. */
+  @Test
+  void zarrPython2OpensWhatZarrowConsolidates() {
+    zarrowWritesEveryCaseAsV2();
+    assertEquals(null, consolidateFailure, "zarrow's consolidate of its v2 group");
+    List<String> problems = new java.util.ArrayList<>();
+    reports.forEach((name, report) -> {
+      if (!report.get("consolidated_problems").isEmpty()) {
+        problems.add(name + ": " + report.get("consolidated_problems"));
+      }
+    });
+    assertEquals(List.of(), problems, "arrays zarr-python 2 does not read equal through zarrow's .zmetadata");
   }
 
   @Test

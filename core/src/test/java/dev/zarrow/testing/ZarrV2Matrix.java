@@ -84,8 +84,20 @@ public final class ZarrV2Matrix {
    * equal, and the dtype, order, separator, compressor, filters and fill value zarr-python 2 sees).
    */
   public static Map<String, JsonNode> check(Path v2, Path manifest) {
+    return check(v2, manifest, false);
+  }
+
+  /**
+   * {@link #check}; with {@code consolidated} each report also has {@code "consolidated_problems"}, the
+   * same comparison of the array opened through {@code zarr.open_consolidated} (the group's .zmetadata).
+   */
+  public static Map<String, JsonNode> check(Path v2, Path manifest, boolean consolidated) {
     PythonPeer.assumeAvailable();
-    JsonNode arrays = PythonPeer.run(TIMEOUT, "zarr2_matrix.py", "check", v2.toString(), manifest.toString()).get("arrays");
+    List<String> args = new ArrayList<>(List.of("check", v2.toString(), manifest.toString()));
+    if (consolidated) {
+      args.add("--consolidated");
+    }
+    JsonNode arrays = PythonPeer.run(TIMEOUT, "zarr2_matrix.py", args.toArray(String[]::new)).get("arrays");
     Map<String, JsonNode> out = new LinkedHashMap<>();
     arrays.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue()));
     return out;
