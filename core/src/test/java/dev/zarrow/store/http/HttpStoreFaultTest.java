@@ -199,4 +199,42 @@ class HttpStoreFaultTest {
     }
     assertEquals(4, array.shape()[0]);
   }
+
+  /** However many threads read, no more requests than {@code http.concurrency} are in flight at once (and more than one are). */
+  @Test
+  void requestsInFlightAreBoundedByTheConcurrency() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger now = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger most = new java.util.concurrent.atomic.AtomicInteger();
+    server.script(r -> {
+      int n = now.incrementAndGet();
+      most.accumulateAndGet(n, Math::max);
+      try {
+        Thread.sleep(150); // long enough for the other readers to pile up
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        now.decrementAndGet();
+      }
+      int at = Integer.parseInt(r.headers().get("range").replaceAll("^bytes=(\\d+)-\\d+$", "$1"));
+      return Reply.of(206, Map.of("Content-Range", "bytes " + at + "-" + at + "/10"), new byte[] {VALUE[at]});
+    });
+    int concurrency = 3;
+    java.util.concurrent.ExecutorService readers = java.util.concurrent.Executors.newFixedThreadPool(10);
+    try (HttpStore store = new HttpStore(server.url(), new HttpSettings(Duration.ofSeconds(2), Duration.ofSeconds(5), 0, Duration.ofMillis(10),
+        concurrency))) {
+      List<java.util.concurrent.Future<String>> reads = new java.util.ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        int at = i % 10;
+        reads.add(readers.submit(() -> text(store.get("k", ByteRange.of(at, 1)).orElseThrow())));
+      }
+      for (int i = 0; i < 20; i++) {
+        assertEquals(String.valueOf(i % 10), reads.get(i).get());
+      }
+    } finally {
+      readers.shutdownNow();
+    }
+    assertEquals(20, server.requests().size());
+    assertTrue(most.get() <= concurrency, "at most " + concurrency + " in flight, saw " + most.get());
+    assertTrue(most.get() > 1, "requests are concurrent, saw " + most.get());
+  }
 }
