@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.zarrow.ArraySpec;
+import dev.zarrow.NdVector;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.dtype.FixedType;
 import dev.zarrow.error.StoreException;
+import dev.zarrow.grid.Box;
 import dev.zarrow.error.ZarrException;
 import dev.zarrow.store.ByteRange;
 import dev.zarrow.store.ByteSource;
@@ -23,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -236,5 +239,38 @@ class HttpStoreFaultTest {
     assertEquals(20, server.requests().size());
     assertTrue(most.get() <= concurrency, "at most " + concurrency + " in flight, saw " + most.get());
     assertTrue(most.get() > 1, "requests are concurrent, saw " + most.get());
+  }
+
+  /** A region of many chunks fetches them concurrently (within the store's bound), so a read costs round trips in proportion to its chunks over the bound. */
+  @Test
+  void aRegionReadFetchesItsChunksConcurrently(BufferAllocator allocator) {
+    MemoryStore memory = new MemoryStore();
+    ZarrArray array = Zarr.createArray(memory, "a", ArraySpec.of(FixedType.INT32, 32).chunks(2).compressors(List.of()));
+    try (FieldVector values = Vectors.random(FixedType.INT32, 32, new java.util.Random(7), allocator)) {
+      array.write(Box.of(32), values);
+    }
+    java.util.concurrent.atomic.AtomicInteger now = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger most = new java.util.concurrent.atomic.AtomicInteger();
+    server.script(r -> {
+      String key = r.path().substring("/data/".length());
+      byte[] value = Vectors.toArray(memory.get(key).orElseThrow());
+      if (key.endsWith("zarr.json")) {
+        return Reply.of(200, Map.of(), value);
+      }
+      most.accumulateAndGet(now.incrementAndGet(), Math::max);
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        now.decrementAndGet();
+      }
+      return Reply.of(200, Map.of(), value);
+    });
+    try (HttpStore store = store(); NdVector want = array.read(allocator); NdVector got = Zarr.openArray(store, "a").read(allocator)) {
+      Vectors.assertSameValues(want.vector(), got.vector(), "over HTTP");
+    }
+    assertEquals(17, server.requests().size(), "metadata and 16 chunks");
+    assertTrue(most.get() > 1 && most.get() <= 4, "chunk requests in flight at once: " + most.get() + " (bound 4)");
   }
 }
