@@ -155,6 +155,7 @@ class ZarrSparkTest {
     Dataset<Row> two = back.select("i", "str");
     String plan = two.queryExecution().executedPlan().toString();
     assertTrue(plan.contains("[i, str]"), "only the two columns are scanned: " + plan);
+    assertTrue(plan.contains("ColumnarToRow") && plan.contains("BatchScan"), "the scan gives Spark columnar batches: " + plan);
     assertSameRows(df.select("i", "str"), two);
     assertEquals(500, back.count());
     assertEquals(500, back.select("st").count());
