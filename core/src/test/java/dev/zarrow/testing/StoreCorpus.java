@@ -31,8 +31,8 @@ import org.apache.arrow.vector.ipc.ArrowStreamReader;
 
 /**
  * Every kind of array zarrow writes, in one store, for the tests of other stores (HTTP, zip, S3) to read
- * back equal: each core data type and the variable-length ones, plain, compressed, transposed, sharded
- * (index at the end and the start, nested), v2 key encoding, 0-d; and a group table of every Arrow gold
+ * back equal: each core data type and the variable-length ones, plain, compressed (zstd, gzip, blosc), transposed, sharded
+ * (index at the end and the start, nested, blosc inside), v2 key encoding, 0-d; and a group table of every Arrow gold
  * stream (the {@code arrow} data type and codec), in small chunks and sharded.
  */
 public final class StoreCorpus {
@@ -111,9 +111,12 @@ public final class StoreCorpus {
     out.put("zstd", ArraySpec.of(type, shape).chunks(chunks).compressors(zstd));
     out.put("gzip_v2_keys", ArraySpec.of(type, shape).chunks(chunks).compressors(List.of(ArraySpec.gzip(5)))
         .keyEncoding(new ChunkKeyEncoding(true, '.')));
+    out.put("blosc", ArraySpec.of(type, shape).chunks(chunks).compressors(List.of(ArraySpec.blosc("lz4", 5, null))));
     out.put("transposed", ArraySpec.of(type, shape).chunks(chunks).arrayCodecs(List.of(NamedConfig.of("transpose", transpose))));
     // Nothing after the shards: a read of part of a shard reads only the inner chunks it needs.
     out.put("sharded", ArraySpec.of(type, shape).chunks(shard).compressors(List.of()).serializer(ArraySpec.shardingIndexed(inner, List.of(serializer, ArraySpec.zstd(1)))));
+    out.put("sharded_blosc", ArraySpec.of(type, shape).chunks(shard).compressors(List.of()).serializer(
+        ArraySpec.shardingIndexed(inner, List.of(serializer, ArraySpec.blosc("zstd", 3, "bitshuffle")))));
     out.put("sharded_index_start", ArraySpec.of(type, shape).chunks(shard).compressors(List.of()).serializer(
         ArraySpec.shardingIndexed(inner, List.of(serializer), ArraySpec.defaultIndexCodecs(), "start")));
     out.put("sharded_nested", ArraySpec.of(type, shape).chunks(nested).compressors(List.of()).serializer(

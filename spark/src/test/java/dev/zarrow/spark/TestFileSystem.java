@@ -2,6 +2,7 @@ package dev.zarrow.spark;
 
 import java.io.IOException;
 import java.net.URI;
+import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
@@ -11,6 +12,8 @@ import org.apache.hadoop.fs.RawLocalFileSystem;
  * file system that zarrow's own stores do not answer, so locations {@code testfs:///DIR} go through
  * {@link HadoopStore} and the job's Hadoop configuration, as {@code hdfs://} or {@code s3a://} do.
  * Statuses are plain ones (the local file system's own read permissions through a {@code file:} URI).
+ * Files under a directory named {@code located} say they are on host {@code node-NAME} (NAME: the
+ * file's own name, a chunk's last index), as HDFS names the data nodes of a file's blocks.
  */
 public class TestFileSystem extends RawLocalFileSystem {
   static final String SCHEME = "testfs";
@@ -37,6 +40,15 @@ public class TestFileSystem extends RawLocalFileSystem {
       all[i] = plain(all[i]);
     }
     return all;
+  }
+
+  @Override
+  public BlockLocation[] getFileBlockLocations(FileStatus file, long start, long len) throws IOException {
+    if (file != null && file.getPath().toUri().getPath().contains("/located/")) {
+      String host = "node-" + file.getPath().getName();
+      return new BlockLocation[] {new BlockLocation(new String[] {host + ":9866"}, new String[] {host}, 0, file.getLen())};
+    }
+    return super.getFileBlockLocations(file, start, len);
   }
 
   private static FileStatus plain(FileStatus s) {

@@ -5,10 +5,23 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.zarrow.ArraySpec;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.ZarrGroup;
+import dev.zarrow.dtype.FixedType;
+import dev.zarrow.grid.Box;
 import dev.zarrow.store.FileSystemStore;
+import dev.zarrow.table.TableOptions;
+import dev.zarrow.table.TableWriter;
+import dev.zarrow.testing.Nginx;
+import java.io.ByteArrayInputStream;
+import org.apache.arrow.vector.DurationVector;
+import org.apache.arrow.vector.UInt2Vector;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.FieldType;
 import dev.zarrow.table.TableLayout;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.zarrow.table.TableReader;
@@ -142,10 +155,14 @@ class ZarrSparkTest {
     Dataset<Row> two = back.select("i", "str");
     String plan = two.queryExecution().executedPlan().toString();
     assertTrue(plan.contains("[i, str]"), "only the two columns are scanned: " + plan);
+    assertTrue(plan.contains("ColumnarToRow") && plan.contains("BatchScan"), "the scan gives Spark columnar batches: " + plan);
     assertSameRows(df.select("i", "str"), two);
     assertEquals(500, back.count());
     assertEquals(500, back.select("st").count());
-    List<Row> first = back.select("i").limit(7).collectAsList();
+    Dataset<Row> limited = back.select("i").limit(7);
+    String limitedPlan = limited.queryExecution().executedPlan().toString();
+    assertTrue(limitedPlan.contains("[i] limit 7"), "the limit is pushed into the scan: " + limitedPlan);
+    List<Row> first = limited.collectAsList();
     assertEquals(List.of(0, 1, 2, 3, 4, 5, 6), first.stream().map(r -> r.getInt(0)).toList());
   }
 
@@ -283,5 +300,125 @@ class ZarrSparkTest {
     assertTrue(partitions <= ZarrScan.MAX_PARTITIONS, partitions + " partitions");
     assertEquals(16L << 20, ZarrScan.partitionRows(1L << 40, 1));
     assertEquals(32, ZarrScan.partitionRows(1000, 32));
+  }
+
+  @Test
+  void readsA1DArrayAsOneColumn() {
+    Path dir = tmp.resolve("array");
+    try (FileSystemStore store = FileSystemStore.open(dir); BufferAllocator allocator = new RootAllocator();
+        UInt2Vector values = new UInt2Vector("v", allocator)) {
+      ZarrArray array = Zarr.createArray(store, "", ArraySpec.of(FixedType.UINT16, 100).chunks(16));
+      for (int i = 0; i < 100; i++) {
+        values.setSafe(i, i * 600); // up to 59400: above Short.MAX_VALUE, so widened to int
+      }
+      values.setValueCount(100);
+      array.write(Box.of(100), values);
+    }
+    Dataset<Row> df = read(dir);
+    assertEquals(List.of("array"), Arrays.asList(df.schema().fieldNames()), "the one column is named 'array' (a root array has no name)");
+    assertEquals(DataTypes.IntegerType, df.schema().apply("array").dataType(), "uint16 widened");
+    assertEquals(7, df.rdd().getNumPartitions(), "a partition per chunk of 16");
+    Row sums = df.selectExpr("count(*)", "sum(array)", "max(array)").first();
+    assertEquals(100, sums.getLong(0));
+    assertEquals(600L * 99 * 100 / 2, sums.getLong(1));
+    assertEquals(59400, sums.getInt(2));
+    assertEquals(List.of(0, 600, 1200), df.limit(3).collectAsList().stream().map(r -> r.getInt(0)).toList());
+  }
+
+  @Test
+  void typesSparkLacksAreRefusedByColumnOnRead() throws IOException {
+    Path dir = tmp.resolve("durations");
+    ByteArrayOutputStream ipc = new ByteArrayOutputStream();
+    try (BufferAllocator allocator = new RootAllocator(); IntVector id = new IntVector("id", allocator);
+        DurationVector wait = new DurationVector("wait", FieldType.nullable(new ArrowType.Duration(TimeUnit.SECOND)), allocator)) {
+      for (int i = 0; i < 10; i++) {
+        id.setSafe(i, i);
+        wait.setSafe(i, i * 60L);
+      }
+      try (VectorSchemaRoot root = VectorSchemaRoot.of(id, wait); ArrowStreamWriter writer = new ArrowStreamWriter(root, null, ipc)) {
+        root.setRowCount(10);
+        writer.start();
+        writer.writeBatch();
+        writer.end();
+      }
+      try (FileSystemStore store = FileSystemStore.open(dir);
+          ArrowStreamReader reader = new ArrowStreamReader(new ByteArrayInputStream(ipc.toByteArray()), allocator)) {
+        TableWriter.write(Zarr.createGroup(store, ""), reader, TableOptions.defaults());
+      }
+    }
+    Exception e = assertThrows(Exception.class, () -> read(dir).count());
+    assertTrue(e.getMessage().contains("'wait'") && e.getMessage().contains("Spark has no such type"), e.getMessage());
+  }
+
+  @Test
+  void partitionsPreferTheHostsOfTheirChunks() {
+    String location = TestFileSystem.SCHEME + "://" + tmp.resolve("located/table").toAbsolutePath();
+    spark.range(0, 100, 1, 2).selectExpr("id", "cast(id as string) as s").write().format("zarr").option("chunkRows", 25).save(location);
+    Dataset<Row> back = read(location);
+    var rdd = back.rdd();
+    assertEquals(4, rdd.getNumPartitions());
+    for (int i = 0; i < 4; i++) {
+      List<String> hosts = scala.jdk.javaapi.CollectionConverters.asJava(spark.sparkContext().getPreferredLocs(rdd, i)).stream()
+          .map(org.apache.spark.scheduler.TaskLocation::host).toList();
+      assertEquals(List.of("node-" + i), hosts, "partition " + i + ": the host of id/c/" + i + " and s/c/" + i);
+    }
+    assertEquals(4950L, back.selectExpr("sum(id)").first().getLong(0));
+  }
+
+  @Test
+  void readsZarrowLocationsThatAreNoDirectory() throws Exception {
+    Path www = tmp.resolve("www");
+    Path dir = www.resolve("table");
+    Dataset<Row> df = everyType(300, 2);
+    df.write().format("zarr").option("chunkRows", 40).option("shardRows", 80).save(dir.toString());
+    Path archive = tmp.resolve("table.zip");
+    Process zip = new ProcessBuilder("zip", "-q", "-r", archive.toString(), ".").directory(dir.toFile()).inheritIO().start();
+    assertEquals(0, zip.waitFor(), "zip");
+    for (String location : List.of(archive.toString(), "zip:" + archive)) {
+      Dataset<Row> back = read(location);
+      assertEquals(4, back.rdd().getNumPartitions(), location + ": a partition per shard");
+      assertSameRows(df, back);
+    }
+    try (Nginx nginx = Nginx.serve(www, Files.createDirectories(tmp.resolve("nginx")))) {
+      String url = nginx.url() + "table";
+      assertSameRows(df, read(url));
+      assertEquals(300, read(url).select("i").count());
+      Exception e = assertThrows(Exception.class, () -> df.write().format("zarr").save(url));
+      assertTrue(String.valueOf(e.getMessage()).contains("read-only"), String.valueOf(e.getMessage()));
+    }
+  }
+
+  /** The example of README.md's Spark section, run; the README shows these lines, its locations for this test's. */
+  @Test
+  void theReadmeExampleRuns() throws IOException {
+    Path dir = tmp.resolve("readme");
+    spark.range(0, 50, 1, 2).selectExpr("id", "concat('name ', id) as name", "cast(id - 10 as double) as v")
+        .write().format("zarr").option("chunkRows", 20).save(dir.toString());
+    String table = dir.toString();
+    String copy = TestFileSystem.SCHEME + "://" + tmp.resolve("readme-copy").toAbsolutePath();
+    PrintStream stdout = System.out;
+    ByteArrayOutputStream shown = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(shown, true, StandardCharsets.UTF_8));
+    try {
+      // README-BEGIN
+      Dataset<Row> df = spark.read().format("zarr").load(table);  // a group table or a 1-D array
+      df.where("v > 0").select("id", "name").show();                      // columns pruned, limits pushed
+      df.write().format("zarr").mode("overwrite")                         // errorifexists (default), overwrite, ignore
+          .option("chunkRows", 262144).option("shardRows", 1048576).option("codecs", "zstd:3,crc32c")
+          .save(copy);
+      // README-END
+      assertSameRows(df, read(copy));
+    } finally {
+      System.setOut(stdout);
+    }
+    assertTrue(shown.toString(StandardCharsets.UTF_8).contains("name 11"), shown.toString(StandardCharsets.UTF_8));
+    String source = Files.readString(dev.zarrow.testing.ProjectPaths.root().resolve("spark/src/test/java/dev/zarrow/spark/ZarrSparkTest.java"));
+    String body = source.substring(source.indexOf("// README-BEGIN\n") + 16, source.indexOf("      // README-END"));
+    StringBuilder dedented = new StringBuilder();
+    body.lines().forEach(line -> dedented.append(line.length() >= 6 ? line.substring(6) : line.strip()).append('\n'));
+    String shownInReadme = dedented.toString().replace("load(table)", "load(\"/data/table\")")
+        .replace(".save(copy)", ".save(\"s3a://bucket/tables/t\")");
+    String readme = Files.readString(dev.zarrow.testing.ProjectPaths.root().resolve("README.md"));
+    assertTrue(readme.contains("```java\n" + shownInReadme + "```\n"), "README.md's Spark section must show the example exactly as:\n" + shownInReadme);
   }
 }

@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.zarrow.ArraySpec;
+import dev.zarrow.NdVector;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.dtype.FixedType;
 import dev.zarrow.error.StoreException;
+import dev.zarrow.grid.Box;
 import dev.zarrow.error.ZarrException;
 import dev.zarrow.store.ByteRange;
 import dev.zarrow.store.ByteSource;
@@ -23,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -198,5 +201,76 @@ class HttpStoreFaultTest {
           server.requests().stream().map(FaultyServer.Request::path).toList());
     }
     assertEquals(4, array.shape()[0]);
+  }
+
+  /** However many threads read, no more requests than {@code http.concurrency} are in flight at once (and more than one are). */
+  @Test
+  void requestsInFlightAreBoundedByTheConcurrency() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger now = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger most = new java.util.concurrent.atomic.AtomicInteger();
+    server.script(r -> {
+      int n = now.incrementAndGet();
+      most.accumulateAndGet(n, Math::max);
+      try {
+        Thread.sleep(150); // long enough for the other readers to pile up
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        now.decrementAndGet();
+      }
+      int at = Integer.parseInt(r.headers().get("range").replaceAll("^bytes=(\\d+)-\\d+$", "$1"));
+      return Reply.of(206, Map.of("Content-Range", "bytes " + at + "-" + at + "/10"), new byte[] {VALUE[at]});
+    });
+    int concurrency = 3;
+    java.util.concurrent.ExecutorService readers = java.util.concurrent.Executors.newFixedThreadPool(10);
+    try (HttpStore store = new HttpStore(server.url(), new HttpSettings(Duration.ofSeconds(2), Duration.ofSeconds(5), 0, Duration.ofMillis(10),
+        concurrency))) {
+      List<java.util.concurrent.Future<String>> reads = new java.util.ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        int at = i % 10;
+        reads.add(readers.submit(() -> text(store.get("k", ByteRange.of(at, 1)).orElseThrow())));
+      }
+      for (int i = 0; i < 20; i++) {
+        assertEquals(String.valueOf(i % 10), reads.get(i).get());
+      }
+    } finally {
+      readers.shutdownNow();
+    }
+    assertEquals(20, server.requests().size());
+    assertTrue(most.get() <= concurrency, "at most " + concurrency + " in flight, saw " + most.get());
+    assertTrue(most.get() > 1, "requests are concurrent, saw " + most.get());
+  }
+
+  /** A region of many chunks fetches them concurrently (within the store's bound), so a read costs round trips in proportion to its chunks over the bound. */
+  @Test
+  void aRegionReadFetchesItsChunksConcurrently(BufferAllocator allocator) {
+    MemoryStore memory = new MemoryStore();
+    ZarrArray array = Zarr.createArray(memory, "a", ArraySpec.of(FixedType.INT32, 32).chunks(2).compressors(List.of()));
+    try (FieldVector values = Vectors.random(FixedType.INT32, 32, new java.util.Random(7), allocator)) {
+      array.write(Box.of(32), values);
+    }
+    java.util.concurrent.atomic.AtomicInteger now = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger most = new java.util.concurrent.atomic.AtomicInteger();
+    server.script(r -> {
+      String key = r.path().substring("/data/".length());
+      byte[] value = Vectors.toArray(memory.get(key).orElseThrow());
+      if (key.endsWith("zarr.json")) {
+        return Reply.of(200, Map.of(), value);
+      }
+      most.accumulateAndGet(now.incrementAndGet(), Math::max);
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        now.decrementAndGet();
+      }
+      return Reply.of(200, Map.of(), value);
+    });
+    try (HttpStore store = store(); NdVector want = array.read(allocator); NdVector got = Zarr.openArray(store, "a").read(allocator)) {
+      Vectors.assertSameValues(want.vector(), got.vector(), "over HTTP");
+    }
+    assertEquals(17, server.requests().size(), "metadata and 16 chunks");
+    assertTrue(most.get() > 1 && most.get() <= 4, "chunk requests in flight at once: " + most.get() + " (bound 4)");
   }
 }

@@ -79,7 +79,8 @@ class S3ArraysTest {
           throw new AssertionError(key + " of " + value.remaining() + " bytes", e);
         }
       }
-      assertEquals(local.list(""), remote.list(""));
+      assertTrue(local.list("").size() > 1000, "more keys than one LIST page of S3 (1000): " + local.list("").size());
+      assertEquals(local.list(""), remote.list(""), "the pages of LIST, all of them");
       assertEquals(local.listDir("core/"), remote.listDir("core/"));
       StoreCorpus.assertSameArrays(local, remote, arrays, allocator);
     }
@@ -168,6 +169,55 @@ class S3ArraysTest {
       ((AutoCloseable) open.invoke(null, "memory:")).close();
     } finally {
       Thread.currentThread().setContextClassLoader(context);
+    }
+  }
+
+  /**
+   * Endpoint and region from the environment: {@code AWS_ENDPOINT_URL_S3} ahead of {@code AWS_ENDPOINT_URL}
+   * (each alone reaches S3Proxy on loopback, which only path-style addressing can), {@code AWS_REGION}
+   * else {@code us-east-1}; credentials through the SDK's default chain (its system properties here).
+   */
+  @Test
+  void endpointAndRegionComeFromTheEnvironment() {
+    String endpoint = s3.endpoint().toString();
+    String nowhere = "http://127.0.0.1:9"; // the discard port: nothing answers
+    java.util.Map<String, String> saved = new java.util.HashMap<>();
+    java.util.Map.of("aws.accessKeyId", S3ProxyPeer.ACCESS_KEY, "aws.secretAccessKey", S3ProxyPeer.SECRET_KEY)
+        .forEach((k, v) -> saved.put(k, System.setProperty(k, v)));
+    try {
+      S3Settings none = S3Settings.of("s3://data/env", java.util.Map.of(), java.util.Map.of());
+      assertEquals(java.util.Optional.empty(), none.endpoint());
+      assertEquals("us-east-1", none.region());
+      S3Settings both = S3Settings.of("s3://data/env", java.util.Map.of(),
+          java.util.Map.of("AWS_ENDPOINT_URL_S3", endpoint, "AWS_ENDPOINT_URL", nowhere, "AWS_REGION", "eu-west-3"));
+      assertEquals(java.util.Optional.of(s3.endpoint()), both.endpoint());
+      assertEquals("eu-west-3", both.region());
+      S3Settings general = S3Settings.of("s3://data/env", java.util.Map.of(), java.util.Map.of("AWS_ENDPOINT_URL", endpoint));
+      assertEquals(java.util.Optional.of(s3.endpoint()), general.endpoint());
+      assertEquals("us-east-1", general.region());
+      S3Settings option = S3Settings.of("s3://data/env", java.util.Map.of("s3.endpoint", nowhere, "s3.region", "ap-south-1"),
+          java.util.Map.of("AWS_ENDPOINT_URL_S3", endpoint, "AWS_REGION", "eu-west-3"));
+      assertEquals(java.util.Optional.of(java.net.URI.create(nowhere)), option.endpoint(), "an option wins over the environment");
+      assertEquals("ap-south-1", option.region());
+      for (S3Settings settings : List.of(both, general)) {
+        try (S3Store remote = S3Store.open("s3://data/env", settings)) {
+          remote.set("k", ByteBuffer.wrap(new byte[] {1, 2, 3}));
+          assertEquals(ByteBuffer.wrap(new byte[] {1, 2, 3}), remote.get("k").orElseThrow());
+          assertEquals(List.of("k"), remote.list(""));
+          remote.delete("k");
+        }
+      }
+      var e = assertThrows(IllegalArgumentException.class,
+          () -> S3Settings.of("s3://data/env", java.util.Map.of(), java.util.Map.of("AWS_ENDPOINT_URL", "http://bad host/")));
+      assertTrue(e.getMessage().contains("http://bad host/"), e.getMessage());
+    } finally {
+      saved.forEach((k, v) -> {
+        if (v == null) {
+          System.clearProperty(k);
+        } else {
+          System.setProperty(k, v);
+        }
+      });
     }
   }
 }
