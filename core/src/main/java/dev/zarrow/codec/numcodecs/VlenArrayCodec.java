@@ -173,7 +173,7 @@ final class VlenArrayCodec implements ArrayToBytesCodec {
         at += n;
         offsets.setInt(4L * (i + 1), at);
       }
-      ListVector list = (ListVector) spec.dataType().field("x").createVector(allocator);
+      ListVector list = (ListVector) spec.dataType().field("").createVector(allocator);
       try {
         list.loadFieldBuffers(new ArrowFieldNode(count, 0), List.of(allocator.getEmpty(), offsets));
         ((FieldVector) list.getDataVector()).loadFieldBuffers(new ArrowFieldNode(total, 0), List.of(allocator.getEmpty(), data));
