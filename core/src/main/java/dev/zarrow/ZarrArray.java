@@ -8,6 +8,7 @@ import dev.zarrow.vector.Fields;
 import dev.zarrow.vector.Regions;
 import dev.zarrow.codec.ChunkSpec;
 import dev.zarrow.codec.CodecPipeline;
+import dev.zarrow.codec.DecodedPieces;
 import dev.zarrow.dtype.ArrowDataType;
 import dev.zarrow.dtype.DataType;
 import dev.zarrow.dtype.FillValue;
@@ -243,19 +244,21 @@ public final class ZarrArray implements ZarrNode {
         throw e;
       }
     }
-    List<FieldVector> pieces = WorkSharing.map(touched, coords -> {
+    // Each chunk hands out its parts unassembled (a shard's inner chunks): every element is copied into
+    // the result once, by one assembly of all of them.
+    List<DecodedPieces> pieces = WorkSharing.map(touched, coords -> {
       Box inChunk = grid.chunkBox(coords).intersect(region).relativeTo(grid.chunkBox(coords).start());
-      return decodeRegion(coords, inChunk, allocator);
+      return decodePieces(coords, inChunk, allocator);
     }, options.executor());
     try {
       List<Regions.Piece> parts = new ArrayList<>();
       for (int i = 0; i < touched.size(); i++) {
         Box part = grid.chunkBox(touched.get(i)).intersect(region);
-        parts.add(new Regions.Piece(pieces.get(i), part.shape(), Box.of(part.shape()), part.relativeTo(region.start()).start()));
+        parts.addAll(pieces.get(i).shiftedBy(part.relativeTo(region.start()).start()));
       }
       return new NdVector(Regions.assemble(dataType.field(name()), outShape, parts, allocator), outShape);
     } finally {
-      pieces.forEach(FieldVector::close);
+      pieces.forEach(DecodedPieces::close);
     }
   }
 
@@ -318,6 +321,23 @@ public final class ZarrArray implements ZarrNode {
     }
     try (ByteSource chunkBytes = source.get()) {
       return pipeline.decodeRegion(chunkBytes, inChunk, allocator);
+    } catch (ZarrException e) {
+      throw e.withContext(context(coords));
+    }
+  }
+
+  private DecodedPieces decodePieces(long[] coords, Box inChunk, BufferAllocator allocator) {
+    Optional<ByteSource> source;
+    try {
+      source = source(coords, inChunk);
+    } catch (ZarrException e) {
+      throw e.withContext(context(coords));
+    }
+    if (source.isEmpty()) {
+      return DecodedPieces.whole(dataType.filled(allocator, Math.toIntExact(inChunk.size()), fillValue), inChunk.shape());
+    }
+    try (ByteSource chunkBytes = source.get()) {
+      return pipeline.decodePieces(chunkBytes, inChunk, allocator);
     } catch (ZarrException e) {
       throw e.withContext(context(coords));
     }

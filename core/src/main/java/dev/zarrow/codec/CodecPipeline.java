@@ -255,6 +255,37 @@ public final class CodecPipeline {
   }
 
   /**
+   * The elements of {@code region} (relative to the chunk) as pieces that tile it, owned by the caller
+   * (see {@link ArrayToBytesCodec#decodePieces}): a shard's inner chunks unassembled, else one piece.
+   */
+  public DecodedPieces decodePieces(ByteSource source, Box region, BufferAllocator allocator) {
+    if (!serializerOnly()) {
+      return DecodedPieces.whole(decodeRegion(source, region, allocator), region.shape());
+    }
+    DecodedPieces out = serializer.decodePieces(source, spec, region, allocator);
+    if (out.size() != region.size()) {
+      long n = out.size();
+      out.close();
+      throw new CorruptChunkException("decoded " + n + " elements for a region of " + region.size());
+    }
+    return out;
+  }
+
+  /**
+   * Decodes {@code stored} as {@link #decode} does, with every check it makes, and frees the result: a
+   * chunk verified. A shard's inner chunks are decoded (in parallel) but never assembled into one vector.
+   */
+  public void verify(ByteBuffer stored, BufferAllocator allocator) {
+    if (!serializerOnly()) {
+      decode(stored, allocator).close();
+      return;
+    }
+    // As decode: writable bytes are the caller's own and may be wrapped, read-only ones are copied from.
+    ByteSource source = stored.isReadOnly() ? ByteSource.of(stored) : ByteSource.owned(stored);
+    decodePieces(source, Box.of(spec.shape()), allocator).close();
+  }
+
+  /**
    * The new stored bytes of a chunk whose {@code region} is replaced by {@code data} (borrowed), the
    * rest kept from {@code existing}; empty when the whole chunk now equals the fill value.
    */
