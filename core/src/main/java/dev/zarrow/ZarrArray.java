@@ -17,6 +17,7 @@ import dev.zarrow.grid.Box;
 import dev.zarrow.grid.ChunkGrid;
 import dev.zarrow.grid.ChunkKeyEncoding;
 import dev.zarrow.internal.WorkSharing;
+import dev.zarrow.memory.ScratchBuffers;
 import dev.zarrow.metadata.ArrayMetadata;
 import dev.zarrow.metadata.ConsolidatedMetadata;
 import dev.zarrow.metadata.Json;
@@ -234,10 +235,11 @@ public final class ZarrArray implements ZarrNode {
     Optional<FieldVector> flat = allocateFlat((int) count, allocator);
     if (flat.isPresent()) {
       FieldVector out = flat.get();
-      try {
+      // The stored bytes of each chunk go into buffers reused from chunk to chunk, not fresh memory.
+      try (ScratchBuffers scratch = new ScratchBuffers(allocator, "array '" + path + "' read")) {
         // Each chunk's task writes exactly its part of the output (decoded, or the fill value when the
         // chunk is missing): the parts tile the region, so the output needs no filling beforehand.
-        WorkSharing.forEach(touched, coords -> readInto(coords, region, out, outShape, allocator), options.executor());
+        WorkSharing.forEach(touched, coords -> readInto(coords, region, out, outShape, allocator, scratch), options.executor());
         return new NdVector(out, outShape);
       } catch (RuntimeException e) {
         out.close();
@@ -283,7 +285,8 @@ public final class ZarrArray implements ZarrNode {
   }
 
   /** Decodes the part of chunk {@code coords} that lies in {@code region} into its place in {@code out}. */
-  private void readInto(long[] coords, Box region, FieldVector out, long[] outShape, BufferAllocator allocator) {
+  private void readInto(
+      long[] coords, Box region, FieldVector out, long[] outShape, BufferAllocator allocator, ScratchBuffers scratch) {
     Box chunk = grid.chunkBox(coords);
     Box part = chunk.intersect(region);
     Box inChunk = part.relativeTo(chunk.start());
@@ -294,7 +297,7 @@ public final class ZarrArray implements ZarrNode {
         Regions.fill(out, outShape, new Box(at, part.shape()), fillValue.bytes());
       } else {
         try (ByteSource chunkBytes = source.get()) {
-          pipeline.decodeInto(chunkBytes, inChunk, out, outShape, at, allocator);
+          pipeline.decodeInto(chunkBytes, inChunk, out, outShape, at, allocator, scratch);
         }
       }
     } catch (ZarrException e) {
