@@ -8,6 +8,7 @@ import dev.zarrow.vector.Fields;
 import dev.zarrow.vector.Regions;
 import dev.zarrow.codec.ChunkSpec;
 import dev.zarrow.codec.CodecPipeline;
+import dev.zarrow.codec.DecodedPieces;
 import dev.zarrow.dtype.ArrowDataType;
 import dev.zarrow.dtype.DataType;
 import dev.zarrow.dtype.FillValue;
@@ -16,6 +17,7 @@ import dev.zarrow.grid.Box;
 import dev.zarrow.grid.ChunkGrid;
 import dev.zarrow.grid.ChunkKeyEncoding;
 import dev.zarrow.internal.WorkSharing;
+import dev.zarrow.memory.ScratchBuffers;
 import dev.zarrow.metadata.ArrayMetadata;
 import dev.zarrow.metadata.ConsolidatedMetadata;
 import dev.zarrow.metadata.Json;
@@ -233,29 +235,32 @@ public final class ZarrArray implements ZarrNode {
     Optional<FieldVector> flat = allocateFlat((int) count, allocator);
     if (flat.isPresent()) {
       FieldVector out = flat.get();
-      try {
+      // The stored bytes of each chunk go into buffers reused from chunk to chunk, not fresh memory.
+      try (ScratchBuffers scratch = new ScratchBuffers(allocator, "array '" + path + "' read")) {
         // Each chunk's task writes exactly its part of the output (decoded, or the fill value when the
         // chunk is missing): the parts tile the region, so the output needs no filling beforehand.
-        WorkSharing.forEach(touched, coords -> readInto(coords, region, out, outShape, allocator), options.executor());
+        WorkSharing.forEach(touched, coords -> readInto(coords, region, out, outShape, allocator, scratch), options.executor());
         return new NdVector(out, outShape);
       } catch (RuntimeException e) {
         out.close();
         throw e;
       }
     }
-    List<FieldVector> pieces = WorkSharing.map(touched, coords -> {
+    // Each chunk hands out its parts unassembled (a shard's inner chunks): every element is copied into
+    // the result once, by one assembly of all of them.
+    List<DecodedPieces> pieces = WorkSharing.map(touched, coords -> {
       Box inChunk = grid.chunkBox(coords).intersect(region).relativeTo(grid.chunkBox(coords).start());
-      return decodeRegion(coords, inChunk, allocator);
+      return decodePieces(coords, inChunk, allocator);
     }, options.executor());
     try {
       List<Regions.Piece> parts = new ArrayList<>();
       for (int i = 0; i < touched.size(); i++) {
         Box part = grid.chunkBox(touched.get(i)).intersect(region);
-        parts.add(new Regions.Piece(pieces.get(i), part.shape(), Box.of(part.shape()), part.relativeTo(region.start()).start()));
+        parts.addAll(pieces.get(i).shiftedBy(part.relativeTo(region.start()).start()));
       }
       return new NdVector(Regions.assemble(dataType.field(name()), outShape, parts, allocator), outShape);
     } finally {
-      pieces.forEach(FieldVector::close);
+      pieces.forEach(DecodedPieces::close);
     }
   }
 
@@ -280,7 +285,8 @@ public final class ZarrArray implements ZarrNode {
   }
 
   /** Decodes the part of chunk {@code coords} that lies in {@code region} into its place in {@code out}. */
-  private void readInto(long[] coords, Box region, FieldVector out, long[] outShape, BufferAllocator allocator) {
+  private void readInto(
+      long[] coords, Box region, FieldVector out, long[] outShape, BufferAllocator allocator, ScratchBuffers scratch) {
     Box chunk = grid.chunkBox(coords);
     Box part = chunk.intersect(region);
     Box inChunk = part.relativeTo(chunk.start());
@@ -291,7 +297,7 @@ public final class ZarrArray implements ZarrNode {
         Regions.fill(out, outShape, new Box(at, part.shape()), fillValue.bytes());
       } else {
         try (ByteSource chunkBytes = source.get()) {
-          pipeline.decodeInto(chunkBytes, inChunk, out, outShape, at, allocator);
+          pipeline.decodeInto(chunkBytes, inChunk, out, outShape, at, allocator, scratch);
         }
       }
     } catch (ZarrException e) {
@@ -318,6 +324,23 @@ public final class ZarrArray implements ZarrNode {
     }
     try (ByteSource chunkBytes = source.get()) {
       return pipeline.decodeRegion(chunkBytes, inChunk, allocator);
+    } catch (ZarrException e) {
+      throw e.withContext(context(coords));
+    }
+  }
+
+  private DecodedPieces decodePieces(long[] coords, Box inChunk, BufferAllocator allocator) {
+    Optional<ByteSource> source;
+    try {
+      source = source(coords, inChunk);
+    } catch (ZarrException e) {
+      throw e.withContext(context(coords));
+    }
+    if (source.isEmpty()) {
+      return DecodedPieces.whole(dataType.filled(allocator, Math.toIntExact(inChunk.size()), fillValue), inChunk.shape());
+    }
+    try (ByteSource chunkBytes = source.get()) {
+      return pipeline.decodePieces(chunkBytes, inChunk, allocator);
     } catch (ZarrException e) {
       throw e.withContext(context(coords));
     }

@@ -217,7 +217,8 @@ final class CheckCommand extends ZarrowCommand {
         }
         FieldVector out = outputs.take();
         if (out == null) {
-          array.pipeline().decode(stored.get(), allocator).close();
+          // A shard's inner chunks are decoded (in parallel) and checked, never assembled into one vector.
+          array.pipeline().verify(stored.get(), allocator);
           return;
         }
         try {

@@ -97,9 +97,15 @@ public final class BenchSupport {
 
   /** A pool of {@code threads} daemon threads. */
   public static ExecutorService pool(int threads) {
+    return pool(threads, new java.util.concurrent.CopyOnWriteArrayList<>());
+  }
+
+  /** A pool of {@code threads} daemon threads, each added to {@code created} when it starts. */
+  public static ExecutorService pool(int threads, List<Thread> created) {
     ThreadFactory factory = r -> {
       Thread t = new Thread(r, "bench-" + threads);
       t.setDaemon(true);
+      created.add(t);
       return t;
     };
     return Executors.newFixedThreadPool(threads, factory);
@@ -111,9 +117,16 @@ public final class BenchSupport {
    */
   public static final class ChunkThreads implements AutoCloseable {
     private final ExecutorService pool;
+    private final List<Thread> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public ChunkThreads(int threads) {
-      pool = threads > 1 ? pool(threads) : null;
+      pool = threads > 1 ? pool(threads, this.threads) : null;
+    }
+
+    /** The CPU time (ns) each pool thread has used so far, in the order they started; none for 1 thread. */
+    public long[] cpuTimes() {
+      var mx = java.lang.management.ManagementFactory.getThreadMXBean();
+      return threads.stream().mapToLong(t -> Math.max(0, mx.getThreadCpuTime(t.getId()))).toArray();
     }
 
     /** Default options with this executor. */

@@ -134,9 +134,19 @@ public class CoreReadBench {
     String[] names = {"baseline", "zarrow threads=1", "zarrow threads=2"};
     long[] cpu = {Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE};
     long[] wall = {Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE};
+    // Per op, the CPU time of its busiest thread (the calling thread or a pool thread): the length of
+    // its critical path if every thread had a core of its own, which neighbours' load does not stretch.
+    long[] busiest = {Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE};
+    // Per op, the CPU time of all its threads together: more with 2 threads than with 1 is work that
+    // parallelism adds; the busiest thread is also stretched when a neighbour takes one thread's core.
+    long[] workers = {Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE};
+    var threads = java.lang.management.ManagementFactory.getThreadMXBean();
     try {
       for (int round = 0; round < rounds; round++) {
         for (int op = 0; op < 3; op++) {
+          Reader reader = op == 2 ? two : one;
+          long[] poolBefore = reader.executor.cpuTimes();
+          long t = threads.getCurrentThreadCpuTime();
           long c = os.getProcessCpuTime();
           long w = System.nanoTime();
           switch (op) {
@@ -146,13 +156,27 @@ public class CoreReadBench {
           }
           cpu[op] = Math.min(cpu[op], os.getProcessCpuTime() - c);
           wall[op] = Math.min(wall[op], System.nanoTime() - w);
+          long most = threads.getCurrentThreadCpuTime() - t;
+          long sum = most;
+          long[] poolAfter = reader.executor.cpuTimes();
+          for (int k = 0; k < poolAfter.length; k++) {
+            long used = poolAfter[k] - (k < poolBefore.length ? poolBefore[k] : 0);
+            most = Math.max(most, used);
+            sum += used;
+          }
+          busiest[op] = Math.min(busiest[op], most);
+          workers[op] = Math.min(workers[op], sum);
         }
       }
       for (int op = 0; op < 3; op++) {
-        System.out.printf("%-18s cpu %7.1f ms (%6.0f MB/s, %.2fx baseline)   wall %7.1f ms (%6.0f MB/s, %.2fx baseline)%n",
+        System.out.printf("%-18s cpu %7.1f ms (%6.0f MB/s, %.2fx baseline)   wall %7.1f ms (%6.0f MB/s, %.2fx baseline)"
+                + "   busiest thread %7.1f ms, all its threads %7.1f ms%n",
             names[op], cpu[op] / 1e6, BYTES / (cpu[op] / 1e3), cpu[op] / (double) cpu[0],
-            wall[op] / 1e6, BYTES / (wall[op] / 1e3), wall[op] / (double) wall[0]);
+            wall[op] / 1e6, BYTES / (wall[op] / 1e3), wall[op] / (double) wall[0], busiest[op] / 1e6, workers[op] / 1e6);
       }
+      System.out.printf("2 threads vs 1: wall %.2fx faster; busiest thread %.2fx shorter; all threads' CPU %.2fx of 1 thread's"
+              + " (2 / that = the speed-up two idle cores allow)%n",
+          wall[1] / (double) wall[2], busiest[1] / (double) busiest[2], workers[2] / (double) workers[1]);
     } finally {
       one.close();
       two.close();

@@ -68,6 +68,16 @@ public non-sealed interface ArrayToBytesCodec extends Codec {
   }
 
   /**
+   * The elements of {@code region} (relative to the chunk) as pieces that tile it, owned by the caller:
+   * a codec whose chunk holds separately decoded parts (sharding) hands them out unassembled, so that a
+   * read of many chunks copies each element into the result once. The default is one piece, {@link
+   * #decodeRegion}'s vector.
+   */
+  default DecodedPieces decodePieces(ByteSource source, ChunkSpec spec, Box region, BufferAllocator allocator) {
+    return DecodedPieces.whole(decodeRegion(source, spec, region, allocator), region.shape());
+  }
+
+  /**
    * The new encoding of a chunk whose elements in {@code region} are replaced by {@code data} (borrowed;
    * {@code region.size()} elements in C order), the rest kept from {@code existing} (or the fill value
    * when there is none). Empty means every element now equals the fill value: the chunk is deleted.

@@ -3,6 +3,7 @@ package dev.zarrow.codec;
 import dev.zarrow.error.CodecException;
 import dev.zarrow.error.CorruptChunkException;
 import dev.zarrow.memory.Buffers;
+import dev.zarrow.memory.ScratchBuffers;
 import dev.zarrow.vector.Regions;
 import dev.zarrow.grid.Box;
 import dev.zarrow.metadata.NamedConfig;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 
@@ -255,6 +257,37 @@ public final class CodecPipeline {
   }
 
   /**
+   * The elements of {@code region} (relative to the chunk) as pieces that tile it, owned by the caller
+   * (see {@link ArrayToBytesCodec#decodePieces}): a shard's inner chunks unassembled, else one piece.
+   */
+  public DecodedPieces decodePieces(ByteSource source, Box region, BufferAllocator allocator) {
+    if (!serializerOnly()) {
+      return DecodedPieces.whole(decodeRegion(source, region, allocator), region.shape());
+    }
+    DecodedPieces out = serializer.decodePieces(source, spec, region, allocator);
+    if (out.size() != region.size()) {
+      long n = out.size();
+      out.close();
+      throw new CorruptChunkException("decoded " + n + " elements for a region of " + region.size());
+    }
+    return out;
+  }
+
+  /**
+   * Decodes {@code stored} as {@link #decode} does, with every check it makes, and frees the result: a
+   * chunk verified. A shard's inner chunks are decoded (in parallel) but never assembled into one vector.
+   */
+  public void verify(ByteBuffer stored, BufferAllocator allocator) {
+    if (!serializerOnly()) {
+      decode(stored, allocator).close();
+      return;
+    }
+    // As decode: writable bytes are the caller's own and may be wrapped, read-only ones are copied from.
+    ByteSource source = stored.isReadOnly() ? ByteSource.of(stored) : ByteSource.owned(stored);
+    decodePieces(source, Box.of(spec.shape()), allocator).close();
+  }
+
+  /**
    * The new stored bytes of a chunk whose {@code region} is replaced by {@code data} (borrowed), the
    * rest kept from {@code existing}; empty when the whole chunk now equals the fill value.
    */
@@ -275,6 +308,17 @@ public final class CodecPipeline {
    * {@code out} is contiguous is decompressed straight into {@code out}'s memory: no chunk buffer, no copy.
    */
   public void decodeInto(ByteSource source, Box region, FieldVector out, long[] outShape, long[] outStart, BufferAllocator allocator) {
+    decodeInto(source, region, out, outShape, outStart, allocator, null);
+  }
+
+  /**
+   * As {@link #decodeInto(ByteSource, Box, FieldVector, long[], long[], BufferAllocator)}; a whole chunk
+   * decompressed straight into {@code out} is first read into a buffer lent by {@code scratch} (when
+   * not null) instead of fresh memory.
+   */
+  public void decodeInto(
+      ByteSource source, Box region, FieldVector out, long[] outShape, long[] outStart, BufferAllocator allocator,
+      ScratchBuffers scratch) {
     int count = Math.toIntExact(region.size());
     if (rawLayout
         && region.covers(spec.shape())
@@ -286,17 +330,27 @@ public final class CodecPipeline {
         first += outStart[d] * strides[d];
       }
       ByteBuffer target = Regions.view(out, first, count);
-      ByteBuffer bytes = source.readAll();
-      for (int i = bytesCodecs.size() - 1; i >= 1; i--) {
-        bytes = decodeBytes(i, bytes);
-      }
-      if (bytesCodecs.isEmpty()) {
-        if (bytes.remaining() != target.remaining()) {
-          throw new CorruptChunkException("a " + spec + " is " + target.remaining() + " bytes, got " + bytes.remaining());
+      ArrowBuf[] lent = new ArrowBuf[1];
+      try {
+        ByteBuffer bytes = scratch == null ? source.readAll() : source.readAll(size -> {
+          lent[0] = scratch.take(size);
+          return lent[0].nioBuffer(0, Math.toIntExact(lent[0].capacity()));
+        });
+        for (int i = bytesCodecs.size() - 1; i >= 1; i--) {
+          bytes = decodeBytes(i, bytes);
         }
-        target.put(0, bytes, bytes.position(), bytes.remaining());
-      } else {
-        bytesCodecs.get(0).decodeInto(bytes, target);
+        if (bytesCodecs.isEmpty()) {
+          if (bytes.remaining() != target.remaining()) {
+            throw new CorruptChunkException("a " + spec + " is " + target.remaining() + " bytes, got " + bytes.remaining());
+          }
+          target.put(0, bytes, bytes.position(), bytes.remaining());
+        } else {
+          bytesCodecs.get(0).decodeInto(bytes, target);
+        }
+      } finally {
+        if (lent[0] != null) {
+          scratch.give(lent[0]);
+        }
       }
       Regions.setBits(out.getValidityBuffer(), first, count);
       return;

@@ -42,6 +42,16 @@ public interface ByteSource extends AutoCloseable {
     return out;
   }
 
+  /**
+   * The whole value for a caller that is done with it before lending {@code scratch}'s buffer again:
+   * a source that copies on every read (a file) may read into {@code scratch.apply(size())}, a direct
+   * buffer of at least {@code size()} bytes, and return a view of it; sources whose bytes are already in
+   * memory return {@link #readAll()}, as the default does.
+   */
+  default ByteBuffer readAll(java.util.function.LongFunction<ByteBuffer> scratch) {
+    return readAll();
+  }
+
   /** A view of {@code length} bytes from {@code offset}, read lazily from this source. */
   default ByteSource slice(long offset, long length) {
     ByteSource parent = this;

@@ -41,6 +41,27 @@ final class FileSource implements ByteSource {
     }
   }
 
+  /** Into {@code scratch}'s buffer instead of fresh memory (see {@link ByteSource#readAll(java.util.function.LongFunction)}). */
+  @Override
+  public ByteBuffer readAll(java.util.function.LongFunction<ByteBuffer> scratch) {
+    if (size > Integer.MAX_VALUE) {
+      return readAll();
+    }
+    ByteBuffer out = scratch.apply(size).clear().limit((int) size);
+    try {
+      long position = 0;
+      while (out.hasRemaining()) {
+        if (channel.read(out, position) < 0) {
+          throw new StoreException("key " + key + " shrank while being read");
+        }
+        position = out.position();
+      }
+    } catch (IOException e) {
+      throw new StoreException("cannot read key " + key + " in " + where + ": " + e, e);
+    }
+    return out.flip();
+  }
+
   @Override
   public List<ByteBuffer> readAll(List<ByteRange> ranges) {
     for (ByteRange range : ranges) {

@@ -14,6 +14,7 @@ import dev.zarrow.codec.ChunkSpec;
 import dev.zarrow.codec.Codec;
 import dev.zarrow.codec.CodecContext;
 import dev.zarrow.codec.CodecFactory;
+import dev.zarrow.codec.DecodedPieces;
 import dev.zarrow.dtype.DataType;
 import dev.zarrow.dtype.FixedWidthType;
 import dev.zarrow.grid.Box;
@@ -214,29 +215,53 @@ public final class ShardingCodec implements ArrayToBytesCodec {
         }
         out.close();
       }
-      int[] input = new int[l.count]; // inner chunk -> its place in present (and inputs)
-      for (int k = 0; k < present.size(); k++) {
-        input[present.get(k).index()] = k;
-      }
-      List<FieldVector> pieces = WorkSharing.map(parts, p -> {
-        if (index.isEmpty(p.index())) {
-          return type.filled(temp, Math.toIntExact(p.inChunk().size()), spec.fillValue());
-        }
-        ByteSource in = inputs.get(input[p.index()]);
-        return inInner(l, p.index(), () -> l.inner.decodeRegion(in, p.inChunk(), temp));
-      }, exec);
-      try {
-        List<Regions.Piece> placed = new ArrayList<>(parts.size());
-        for (int k = 0; k < parts.size(); k++) {
-          ShardLayout.Part p = parts.get(k);
-          placed.add(new Regions.Piece(pieces.get(k), p.inChunk().shape(), Box.of(p.inChunk().shape()), p.target()));
-        }
+      try (DecodedPieces pieces = decodeParts(l, parts, index, source, spec, temp)) {
         // The data type's field: Arrow Java's getField() misreports sparse union type ids.
-        return Regions.assemble(spec.dataType().field(pieces.get(0).getField().getName()), shape, placed, allocator);
-      } finally {
-        pieces.forEach(FieldVector::close);
+        return Regions.assemble(spec.dataType().field(pieces.pieces().get(0).vector().getField().getName()), shape,
+            pieces.pieces(), allocator);
       }
     }
+  }
+
+  /**
+   * The inner chunks {@code region} touches, decoded in parallel on the context's executor and left
+   * unassembled, so that a read of many shards copies each element into its result once.
+   */
+  @Override
+  public DecodedPieces decodePieces(ByteSource shard, ChunkSpec spec, Box region, BufferAllocator allocator) {
+    ShardLayout l = layout(spec);
+    List<ShardLayout.Part> parts = l.parts(region);
+    if (parts.size() < 2) {
+      return DecodedPieces.whole(decodeRegion(shard, spec, region, allocator), region.shape());
+    }
+    ByteSource source = region.covers(spec.shape()) && !(shard instanceof BufferSource) ? new BufferSource(shard.readAll()) : shard;
+    try (BufferAllocator temp = Buffers.temporaryAllocator(allocator, "sharding_indexed decode")) {
+      return decodeParts(l, parts, ShardIndex.read(source, l, temp), source, spec, allocator);
+    }
+  }
+
+  /** Every part decoded (empty inner chunks as the fill value) into {@code allocator}, in parallel. */
+  private DecodedPieces decodeParts(
+      ShardLayout l, List<ShardLayout.Part> parts, ShardIndex index, ByteSource source, ChunkSpec spec, BufferAllocator allocator) {
+    List<ShardLayout.Part> present = parts.stream().filter(p -> !index.isEmpty(p.index())).toList();
+    List<ByteSource> inputs = inputs(source, l, index, present);
+    int[] input = new int[l.count]; // inner chunk -> its place in present (and inputs)
+    for (int k = 0; k < present.size(); k++) {
+      input[present.get(k).index()] = k;
+    }
+    List<FieldVector> decoded = WorkSharing.map(parts, p -> {
+      if (index.isEmpty(p.index())) {
+        return spec.dataType().filled(allocator, Math.toIntExact(p.inChunk().size()), spec.fillValue());
+      }
+      ByteSource in = inputs.get(input[p.index()]);
+      return inInner(l, p.index(), () -> l.inner.decodeRegion(in, p.inChunk(), allocator));
+    }, executor(l, present.size()));
+    List<Regions.Piece> placed = new ArrayList<>(parts.size());
+    for (int k = 0; k < parts.size(); k++) {
+      ShardLayout.Part p = parts.get(k);
+      placed.add(new Regions.Piece(decoded.get(k), p.inChunk().shape(), Box.of(p.inChunk().shape()), p.target()));
+    }
+    return new DecodedPieces(placed);
   }
 
   /**
