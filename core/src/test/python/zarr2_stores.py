@@ -4,7 +4,7 @@ write DIR   writes one array per case of CASES into the v2 group at DIR; prints 
             zarrow must read (missing chunks as zarrow reads them: numeric fill null as zero, object
             arrays' fill as the empty value).
 read DIR    reads every array of the v2 group at DIR; prints its dtype, order, separator, compressor,
-            filters, fill value and values.
+            filters, fill value, attributes and values, and the group's attributes.
 Values are flat in C order: numbers (NaN and the infinities as strings), complex as [re, im], bytes as
 base64, strings as they are.
 """
@@ -83,7 +83,9 @@ CASES = [
     dict(name="V4", dtype="|V4", shape=[10], chunks=[4], v3="raw_bytes", pending="v2types"),
     dict(name="M8ns", dtype="<M8[ns]", shape=[10], chunks=[4], v3="numpy.datetime64", pending="v2types"),
     dict(name="m8s", dtype="<m8[s]", shape=[10], chunks=[4], v3="numpy.timedelta64", pending="v2types"),
-    dict(name="struct", dtype=[("a", "<i4"), ("b", "<f8")], shape=[10], chunks=[4], v3="structured", pending="v2types"),
+    dict(name="struct", dtype=[("a", "<i4"), ("b", "<f8")], shape=[10], chunks=[4], v3="struct", pending="v2types"),
+    # the fill value is base64 of the big-endian record bytes
+    dict(name="struct_be_fill", dtype=[("a", ">i4"), ("b", ">f8")], shape=[10], chunks=[4], fill_value=(-7, 2.5), v3="struct"),
 ]
 
 
@@ -220,7 +222,7 @@ def read(directory):
             "attributes": dict(array.attrs),
             "values": [json_value(v) for v in flat],
         }
-    print(json.dumps({"arrays": out, "groups": sorted(n for n, _ in group.groups())}))
+    print(json.dumps({"arrays": out, "groups": sorted(n for n, _ in group.groups()), "attributes": dict(group.attrs)}))
 
 
 if __name__ == "__main__":
