@@ -152,6 +152,14 @@ class ZarrV2CliTest {
     assertEquals(2, given.exit(), given.toString());
     assertTrue(given.err().contains("--codec") && given.err().contains("blosclz"), given.err());
     assertTrue(Files.notExists(dir.resolve("z").resolve("a")), "nothing written");
+    // inside a shard it shows when a chunk is written: the error names the destination, not the temporary node
+    String sharded = "{\"name\": \"sharding_indexed\", \"configuration\": {\"chunk_shape\": [2], \"codecs\": ["
+        + "{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}, " + blosclz + "], \"index_codecs\": ["
+        + "{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}, {\"name\": \"crc32c\"}]}}";
+    Cli.Result inShard = Cli.run("copy", v2, "i4le", dir.resolve("z"), "b", "--codec", sharded);
+    assertEquals(3, inShard.exit(), inShard.toString());
+    assertTrue(inShard.err().contains("copy to b in " + dir.resolve("z")) && inShard.err().contains("blosclz"), inShard.err());
+    assertTrue(!inShard.err().contains("zarrow-tmp"), inShard.err());
   }
 
   private static void assertValuesEqual(JsonNode expected, JsonNode actual, String what) {
