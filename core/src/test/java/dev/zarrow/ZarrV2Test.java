@@ -163,7 +163,7 @@ class ZarrV2Test {
     ZarrArray array = Zarr.openArray(store, "s");
     assertEquals("struct", array.dataType().name());
     assertRecords(array, List.of(-7, -7, -7), List.of(2.5, 2.5, 2.5), allocator);
-    assertEquals(Json.parse("{\"a\": -7, \"b\": 2.5}", "f"), array.metadata().fillValue());
+    assertEquals("{\"a\":-7,\"b\":2.5}", Json.compact(array.metadata().fillValue()));
     array.withAttributes(JsonNodeFactory.instance.objectNode().put("k", 1));
     assertEquals("////+UAEAAAAAAAA", Json.parse(store.get("s/.zarray").orElseThrow(), "z").get("fill_value").asText());
     // as v3 the fill value means the same records
