@@ -204,5 +204,6 @@ class ZarrV2Test {
     var zarray = Json.parse(store.get("s/.zarray").orElseThrow(), "z");
     assertEquals(Json.parse("[[\"a\", \"<i4\"], [\"b\", \"<f8\"]]", "d"), zarray.get("dtype"));
     assertEquals("AAAAAAAAAAAAAAAA", zarray.get("fill_value").asText());
+    assertEquals(".", zarray.get("dimension_separator").asText(), "no key encoding given: v2's default, keys 0.0");
   }
 }

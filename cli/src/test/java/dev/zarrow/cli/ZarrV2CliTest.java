@@ -92,7 +92,13 @@ class ZarrV2CliTest {
     JsonNode read = PythonPeer.run(TIMEOUT, "zarr2_stores.py", "read", back.toString()).get("arrays");
     for (JsonNode c : readyCases(v2, cases)) {
       String name = c.get("name").asText();
-      assertValuesEqual(c.get("values"), read.get(name).get("values"), name);
+      JsonNode values = read.get(name).get("values");
+      if (name.equals("vlen_array")) { // v2 has no empty-list fill: zarr-python 2 reads a missing element as None
+        com.fasterxml.jackson.databind.node.ArrayNode seen = JSON.createArrayNode();
+        values.forEach(v -> seen.add(v.isNull() ? JSON.createArrayNode() : v));
+        values = seen;
+      }
+      assertValuesEqual(c.get("values"), values, name);
     }
   }
 
