@@ -111,9 +111,13 @@ final class CopyCommand extends ZarrowCommand {
       try (WritableStore dst = openWritable(destination)) {
         Destination.check(this, dst, destination.toString(), to, true, overwrite, options);
         try (NodeWriter writer = NodeWriter.begin(dst, to, options)) {
-          ZarrArray out = writer.array("", metadata);
-          copy(in, out, to, allocator);
-          writer.commit(out);
+          try {
+            ZarrArray out = writer.array("", metadata);
+            copy(in, out, to, allocator);
+            writer.commit(out);
+          } catch (ZarrException e) {
+            throw destinationNamed(e, writer.writePath(), to);
+          }
         }
         printJson(InfoCommand.describe(Zarr.openArray(dst, to, options)));
       }
@@ -323,8 +327,6 @@ final class CopyCommand extends ZarrowCommand {
       Box region = blocks.chunkBox(visit.get(b)).intersect(whole);
       try (NdVector values = in.read(region, allocator)) {
         out.write(region, values.vector(), allocator); // the allocator: null-typed data has none of its own
-      } catch (ZarrException e) {
-        throw destinationNamed(e, out.path(), to);
       }
       int done = b + 1;
       progress.update(() -> "copy: " + done + " of " + visit.size() + " blocks");
@@ -338,7 +340,7 @@ final class CopyCommand extends ZarrowCommand {
    */
   private ZarrException destinationNamed(ZarrException e, String writePath, String to) {
     String message = e.getMessage();
-    if (writePath.equals(to) || !message.contains(writePath)) {
+    if (writePath.isEmpty() || writePath.equals(to) || !message.contains(writePath)) {
       return e;
     }
     return new ZarrException("copy to " + show(to) + " in " + destination + ": " + message.replace(writePath, show(to)), e);
