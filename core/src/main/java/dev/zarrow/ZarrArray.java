@@ -80,7 +80,8 @@ public final class ZarrArray implements ZarrNode {
         // v2's base64 is in the array's byte order: held as the v3 object form so a copy to v3 reads right
         this.fillValue = metadata.fillValue() == null || metadata.fillValue().isNull() ? parseFill(dataType, metadata)
             : V2StructFill.read(struct, metadata.fillValue(), V2StructFill.bigEndian(metadata));
-        metadata = metadata.withFillValue(struct.fillToJson(fillValue));
+        // through text, so its number nodes are those a reader of the written document gets
+        metadata = metadata.withFillValue(Json.parse(Json.pretty(struct.fillToJson(fillValue)), "fill_value"));
       } else {
         this.fillValue = parseFill(dataType, metadata);
       }
