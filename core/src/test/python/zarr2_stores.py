@@ -4,7 +4,7 @@ write DIR   writes one array per case of CASES into the v2 group at DIR; prints 
             zarrow must read (missing chunks as zarrow reads them: numeric fill null as zero, object
             arrays' fill as the empty value).
 read DIR    reads every array of the v2 group at DIR; prints its dtype, order, separator, compressor,
-            filters, fill value and values.
+            filters, fill value, attributes and values, and the group's attributes.
 Values are flat in C order: numbers (NaN and the infinities as strings), complex as [re, im], bytes as
 base64, strings as they are.
 """
@@ -20,7 +20,8 @@ import zarr
 B = numcodecs.Blosc
 
 # One line per case: name, dtype, shape, chunks, and options of zarr.create; "v3" is the v3 data type
-# name zarrow maps the dtype to; "pending" names the branch whose codecs or data types the case needs.
+# name zarrow maps the dtype to; "pending" names the branch whose codecs or data types the case needs;
+# "unwritable" is a codec for copies of a case whose codecs zarrow reads but cannot write.
 CASES = [
     dict(name="bool", dtype="|b1", shape=[10], chunks=[4], v3="bool"),
     dict(name="i1", dtype="|i1", shape=[10], chunks=[4], v3="int8"),
@@ -62,6 +63,8 @@ CASES = [
     dict(name="blosc_lz4", dtype="<i4", shape=[40], chunks=[16], compressor=B("lz4", 5, B.SHUFFLE), v3="int32"),
     dict(name="blosc_zstd_bit", dtype="<f8", shape=[40], chunks=[16], compressor=B("zstd", 3, B.BITSHUFFLE), v3="float64"),
     dict(name="blosc_auto", dtype="|u1", shape=[40], chunks=[16], compressor=B("lz4hc", 5, B.AUTOSHUFFLE), v3="uint8"),
+    # zarrow reads blosclz but cannot write it: "unwritable" names the codec a copy needs instead
+    dict(name="blosc_blosclz", dtype="<i4", shape=[40], chunks=[16], compressor=B("blosclz", 5, B.SHUFFLE), v3="int32", unwritable="zstd"),
     dict(name="blosc_none", dtype=">i8", shape=[40], chunks=[16], compressor=B("zlib", 1, B.NOSHUFFLE), v3="int64"),
     dict(name="gzip", dtype="<i4", shape=[40], chunks=[16], compressor=numcodecs.GZip(5), v3="int32"),
     dict(name="zstd", dtype="<f4", shape=[40], chunks=[16], compressor=numcodecs.Zstd(3), v3="float32"),
@@ -83,7 +86,9 @@ CASES = [
     dict(name="V4", dtype="|V4", shape=[10], chunks=[4], v3="raw_bytes", pending="v2types"),
     dict(name="M8ns", dtype="<M8[ns]", shape=[10], chunks=[4], v3="numpy.datetime64", pending="v2types"),
     dict(name="m8s", dtype="<m8[s]", shape=[10], chunks=[4], v3="numpy.timedelta64", pending="v2types"),
-    dict(name="struct", dtype=[("a", "<i4"), ("b", "<f8")], shape=[10], chunks=[4], v3="structured", pending="v2types"),
+    dict(name="struct", dtype=[("a", "<i4"), ("b", "<f8")], shape=[10], chunks=[4], v3="struct", pending="v2types"),
+    # the fill value is base64 of the big-endian record bytes
+    dict(name="struct_be_fill", dtype=[("a", ">i4"), ("b", ">f8")], shape=[10], chunks=[4], fill_value=(-7, 2.5), v3="struct"),
 ]
 
 
@@ -165,7 +170,7 @@ def write(directory):
     group = zarr.open_group(directory, mode="w")
     out = []
     for case in CASES:
-        options = {k: v for k, v in case.items() if k not in ("name", "v3", "pending", "shape", "chunks")}
+        options = {k: v for k, v in case.items() if k not in ("name", "v3", "pending", "unwritable", "shape", "chunks")}
         shape, chunks = tuple(case["shape"]), tuple(case["chunks"])
         array = group.create(case["name"], shape=shape, chunks=chunks or True, **options)
         n = int(np.prod(shape))
@@ -195,9 +200,17 @@ def write(directory):
         flat = np.asarray(expected, dtype=expected.dtype).reshape(-1, order="C") if len(shape) else [expected[()]]
         if dtype.kind == "S":  # zarrow reads |Sn as n bytes (Arrow FixedSizeBinary), the NUL padding kept
             flat = [bytes(v).ljust(dtype.itemsize, b"\0") for v in flat]
-        out.append({"name": case["name"], "v3": case["v3"], "pending": case.get("pending"),
+        out.append({"name": case["name"], "v3": case["v3"], "pending": case.get("pending"), "unwritable": case.get("unwritable"),
                     "shape": list(shape), "values": [json_value(v) for v in flat]})
     print(json.dumps({"cases": out}))
+
+
+def values_of_array(name, flat):
+    try:
+        # None: a missing element of an object array whose fill is null (vlen-array: v2 has no empty-list fill)
+        return [None if v is None else json_value(v) for v in flat]
+    except AssertionError as e:
+        raise AssertionError("%s: %s in %s" % (name, e, list(flat)[:8]))
 
 
 def read(directory):
@@ -218,9 +231,9 @@ def read(directory):
             "fill_value": json_value(array.fill_value) if array.fill_value is not None else None,
             "separator": array._dimension_separator,
             "attributes": dict(array.attrs),
-            "values": [json_value(v) for v in flat],
+            "values": values_of_array(name, flat),
         }
-    print(json.dumps({"arrays": out, "groups": sorted(n for n, _ in group.groups())}))
+    print(json.dumps({"arrays": out, "groups": sorted(n for n, _ in group.groups()), "attributes": dict(group.attrs)}))
 
 
 if __name__ == "__main__":

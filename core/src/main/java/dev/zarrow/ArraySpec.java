@@ -29,7 +29,7 @@ public final class ArraySpec {
   private List<NamedConfig> compressors = List.of(zstd(0));
   private List<NamedConfig> arrayCodecs = List.of();
   private NamedConfig serializer; // null: the type's default
-  private ChunkKeyEncoding keyEncoding = ChunkKeyEncoding.DEFAULT;
+  private ChunkKeyEncoding keyEncoding; // null: the format's default
   private List<String> dimensionNames;
   private ObjectNode attributes = JsonNodeFactory.instance.objectNode();
   private int zarrFormat = 3;
@@ -212,8 +212,11 @@ public final class ArraySpec {
       codecs.addAll(compressors);
     }
     JsonNode fillJson = fill != null ? fill : dataType.fillToJson(dataType.defaultFill());
+    // Unset, v2's keys are 0.0 (zarr-python 2's default); a key encoding given keeps its separator.
+    ChunkKeyEncoding keys = keyEncoding != null ? keyEncoding
+        : zarrFormat == 2 ? new ChunkKeyEncoding(true, '.') : ChunkKeyEncoding.DEFAULT;
     ArrayMetadata metadata = new ArrayMetadata(
-        shape, dataType.toMetadata(), ChunkGrid.regular(chunkShape).toMetadata(), keyEncoding.toMetadata(),
+        shape, dataType.toMetadata(), ChunkGrid.regular(chunkShape).toMetadata(), keys.toMetadata(),
         fillJson, codecs, attributes, dimensionNames, null, null);
     return zarrFormat == 2 ? V2Metadata.asV2(metadata) : metadata;
   }

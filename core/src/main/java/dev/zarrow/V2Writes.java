@@ -16,7 +16,7 @@ final class V2Writes {
     if (attributes.isEmpty()) {
       store.delete(key);
     } else {
-      store.set(key, ByteBuffer.wrap(Json.pretty(attributes)));
+      store.set(key, ByteBuffer.wrap(Json.prettyAscii(attributes)));
     }
   }
 }

@@ -13,6 +13,7 @@ import dev.zarrow.dtype.ArrowDataType;
 import dev.zarrow.dtype.DataType;
 import dev.zarrow.dtype.FillValue;
 import dev.zarrow.dtype.FixedWidthType;
+import dev.zarrow.dtype.StructType;
 import dev.zarrow.grid.Box;
 import dev.zarrow.grid.ChunkGrid;
 import dev.zarrow.grid.ChunkKeyEncoding;
@@ -74,7 +75,16 @@ public final class ZarrArray implements ZarrNode {
       this.grid = ChunkGrid.parse(metadata.chunkGrid(), metadata.rank());
       grid.checkFits(metadata.shape());
       this.keyEncoding = ChunkKeyEncoding.parse(metadata.chunkKeyEncoding());
-      this.fillValue = parseFill(dataType, metadata);
+      metadata = legacyStructuredLittleEndian(metadata);
+      if (metadata.zarrFormat() == 2 && dataType instanceof StructType struct) {
+        // v2's base64 is in the array's byte order: held as the v3 object form so a copy to v3 reads right
+        this.fillValue = metadata.fillValue() == null || metadata.fillValue().isNull() ? parseFill(dataType, metadata)
+            : V2StructFill.read(struct, metadata.fillValue(), V2StructFill.bigEndian(metadata));
+        // through text, so its number nodes are those a reader of the written document gets
+        metadata = metadata.withFillValue(Json.parse(Json.pretty(struct.fillToJson(fillValue)), "fill_value"));
+      } else {
+        this.fillValue = parseFill(dataType, metadata);
+      }
       var context = options.registry().context(options.codecs(), options.executor());
       this.pipeline =
           CodecPipeline.of(
@@ -87,6 +97,23 @@ public final class ZarrArray implements ZarrNode {
     } catch (ZarrException e) {
       throw e.withContext(where);
     }
+  }
+
+  /** The legacy {@code structured} type's {@code bytes} codec without {@code endian} is little-endian (its spec). */
+  private static ArrayMetadata legacyStructuredLittleEndian(ArrayMetadata metadata) {
+    if (!metadata.dataType().name().equals(StructType.LEGACY_NAME)) {
+      return metadata;
+    }
+    List<NamedConfig> codecs = new ArrayList<>();
+    boolean changed = false;
+    for (NamedConfig c : metadata.codecs()) {
+      if (c.name().equals("bytes") && !c.config().has("endian")) {
+        c = NamedConfig.of("bytes", c.config().deepCopy().put("endian", "little"));
+        changed = true;
+      }
+      codecs.add(c);
+    }
+    return changed ? metadata.withCodecs(codecs) : metadata;
   }
 
   private static FillValue parseFill(DataType type, ArrayMetadata metadata) {
@@ -542,7 +569,11 @@ public final class ZarrArray implements ZarrNode {
   void writeMetadata() {
     WritableStore out = writable();
     if (metadata.zarrFormat() == 2) {
-      ByteBuffer zarray = ByteBuffer.wrap(Json.pretty(V2Metadata.toZarray(metadata)));
+      ObjectNode doc = V2Metadata.toZarray(metadata);
+      if (dataType instanceof StructType struct) {
+        doc.set("fill_value", V2StructFill.write(struct, fillValue, V2StructFill.bigEndian(metadata)));
+      }
+      ByteBuffer zarray = ByteBuffer.wrap(Json.prettyAscii(doc));
       V2Writes.writeAttributes(out, path, V2Metadata.toZattrs(metadata));
       out.set(ZarrNode.key(path, V2Metadata.ZARRAY), zarray);
     } else {

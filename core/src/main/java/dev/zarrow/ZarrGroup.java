@@ -147,7 +147,7 @@ public final class ZarrGroup implements ZarrNode {
     WritableStore out = writable();
     if (metadata.zarrFormat() == 2) {
       V2Writes.writeAttributes(out, path, metadata.attributes());
-      out.set(ZarrNode.key(path, V2Metadata.ZGROUP), ByteBuffer.wrap(Json.pretty(V2Metadata.zgroup())));
+      out.set(ZarrNode.key(path, V2Metadata.ZGROUP), ByteBuffer.wrap(Json.prettyAscii(V2Metadata.zgroup())));
     } else {
       out.set(ZarrNode.metadataKey(path), ByteBuffer.wrap(Json.pretty(metadata.toJson())));
     }

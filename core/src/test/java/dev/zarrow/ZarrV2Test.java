@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.zarrow.dtype.FixedType;
+import dev.zarrow.dtype.StructType;
 import dev.zarrow.dtype.VarLenType;
 import dev.zarrow.error.MetadataException;
 import dev.zarrow.error.UnsupportedExtensionException;
@@ -20,8 +21,10 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.complex.StructVector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -137,5 +140,70 @@ class ZarrV2Test {
     var e = assertThrows(UnsupportedExtensionException.class, () -> Zarr.createArray(store, "a", sharded));
     assertTrue(e.getMessage().contains("sharding_indexed"), e.getMessage());
     assertTrue(store.list("").isEmpty());
+  }
+
+  private static void assertRecords(ZarrArray array, List<Integer> a, List<Double> b, BufferAllocator allocator) {
+    try (NdVector v = array.read(allocator)) {
+      StructVector records = (StructVector) v.vector();
+      IntVector as = (IntVector) records.getChild("a");
+      Float8Vector bs = (Float8Vector) records.getChild("b");
+      for (int i = 0; i < a.size(); i++) {
+        assertEquals(a.get(i), as.get(i), "a[" + i + "]");
+        assertEquals(b.get(i), bs.get(i), "b[" + i + "]");
+      }
+    }
+  }
+
+  @Test
+  void bigEndianStructuredFillValuesAreReadSwappedAndWrittenBack(BufferAllocator allocator) {
+    MemoryStore store = new MemoryStore();
+    // zarr-python 2's fill (-7, 2.5) of [("a", ">i4"), ("b", ">f8")]: base64 of the big-endian record
+    put(store, "s/.zarray", "{\"zarr_format\": 2, \"shape\": [3], \"chunks\": [2], \"dtype\": [[\"a\", \">i4\"], [\"b\", \">f8\"]],"
+        + " \"compressor\": null, \"fill_value\": \"////+UAEAAAAAAAA\", \"order\": \"C\", \"filters\": null}");
+    ZarrArray array = Zarr.openArray(store, "s");
+    assertEquals("struct", array.dataType().name());
+    assertRecords(array, List.of(-7, -7, -7), List.of(2.5, 2.5, 2.5), allocator);
+    assertEquals("{\"a\":-7,\"b\":2.5}", Json.compact(array.metadata().fillValue()));
+    array.withAttributes(JsonNodeFactory.instance.objectNode().put("k", 1));
+    assertEquals("////+UAEAAAAAAAA", Json.parse(store.get("s/.zarray").orElseThrow(), "z").get("fill_value").asText());
+    // as v3 the fill value means the same records
+    ZarrArray v3 = ZarrArray.of(store, "s", dev.zarrow.metadata.V2Metadata.asV3(array.metadata()), ZarrOptions.defaults());
+    assertRecords(v3, List.of(-7), List.of(2.5), allocator);
+  }
+
+  @Test
+  void aStructuredDtypeOfBothByteOrdersIsRefusedAtOpenNamingIt() {
+    MemoryStore store = new MemoryStore();
+    put(store, "s/.zarray", "{\"zarr_format\": 2, \"shape\": [3], \"chunks\": [2], \"dtype\": [[\"a\", \"<i4\"], [\"b\", \">f8\"]],"
+        + " \"compressor\": null, \"fill_value\": null, \"order\": \"C\", \"filters\": null}");
+    var e = assertThrows(UnsupportedExtensionException.class, () -> Zarr.openArray(store, "s"));
+    assertTrue(e.getMessage().contains("s/.zarray"), e.getMessage());
+    assertTrue(e.getMessage().contains("[[\"a\",\"<i4\"],[\"b\",\">f8\"]]"), e.getMessage());
+  }
+
+  @Test
+  void legacyStructuredWithoutEndianIsLittleEndian(BufferAllocator allocator) {
+    MemoryStore store = new MemoryStore();
+    put(store, "s/zarr.json", "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [2], \"data_type\": {\"name\":"
+        + " \"structured\", \"configuration\": {\"fields\": [[\"a\", \"int32\"], [\"b\", \"float64\"]]}},"
+        + " \"chunk_grid\": {\"name\": \"regular\", \"configuration\": {\"chunk_shape\": [2]}},"
+        + " \"chunk_key_encoding\": {\"name\": \"default\"}, \"fill_value\": \"AAAAAAAAAAAAAAAA\","
+        + " \"codecs\": [{\"name\": \"bytes\"}]}");
+    ByteBuffer chunk = ByteBuffer.allocate(24).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    chunk.putInt(3).putDouble(0.5).putInt(-4).putDouble(8.0);
+    store.set("s/c/0", chunk.flip());
+    ZarrArray array = Zarr.openArray(store, "s");
+    assertRecords(array, List.of(3, -4), List.of(0.5, 8.0), allocator);
+  }
+
+  @Test
+  void structArraysAreWrittenAsV2WithTheNumpyFieldList() {
+    MemoryStore store = new MemoryStore();
+    StructType struct = StructType.of(List.of(new StructType.Member("a", FixedType.INT32), new StructType.Member("b", FixedType.FLOAT64)));
+    Zarr.createArray(store, "s", ArraySpec.of(struct, 3).chunks(2).zarrFormat(2));
+    var zarray = Json.parse(store.get("s/.zarray").orElseThrow(), "z");
+    assertEquals(Json.parse("[[\"a\", \"<i4\"], [\"b\", \"<f8\"]]", "d"), zarray.get("dtype"));
+    assertEquals("AAAAAAAAAAAAAAAA", zarray.get("fill_value").asText());
+    assertEquals(".", zarray.get("dimension_separator").asText(), "no key encoding given: v2's default, keys 0.0");
   }
 }

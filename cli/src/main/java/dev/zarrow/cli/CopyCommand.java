@@ -8,6 +8,7 @@ import dev.zarrow.ZarrOptions;
 import dev.zarrow.NdVector;
 import dev.zarrow.codec.ArrayToArrayCodec;
 import dev.zarrow.codec.ArrayToBytesCodec;
+import dev.zarrow.codec.BytesToBytesCodec;
 import dev.zarrow.codec.ChunkSpec;
 import dev.zarrow.codec.Codec;
 import dev.zarrow.codec.CodecContext;
@@ -22,6 +23,7 @@ import dev.zarrow.store.Stores;
 import dev.zarrow.store.WritableStore;
 import dev.zarrow.store.Store;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -105,13 +107,17 @@ final class CopyCommand extends ZarrowCommand {
     ZarrOptions options = options();
     try (Store src = openExisting(source); BufferAllocator allocator = new RootAllocator()) {
       ZarrArray in = Zarr.openArray(src, from, options);
-      ArrayMetadata metadata = newMetadata(in, options); // bad options are refused before the destination is made
+      ArrayMetadata metadata = newMetadata(in, to, options); // bad options are refused before the destination is made
       try (WritableStore dst = openWritable(destination)) {
         Destination.check(this, dst, destination.toString(), to, true, overwrite, options);
         try (NodeWriter writer = NodeWriter.begin(dst, to, options)) {
-          ZarrArray out = writer.array("", metadata);
-          copy(in, out, to, allocator);
-          writer.commit(out);
+          try {
+            ZarrArray out = writer.array("", metadata);
+            copy(in, out, to, allocator);
+            writer.commit(out);
+          } catch (ZarrException e) {
+            throw destinationNamed(e, writer.writePath(), to);
+          }
         }
         printJson(InfoCommand.describe(Zarr.openArray(dst, to, options)));
       }
@@ -141,7 +147,7 @@ final class CopyCommand extends ZarrowCommand {
     return path.isEmpty() ? dir : dir.resolve(path).normalize();
   }
 
-  private ArrayMetadata newMetadata(ZarrArray in, ZarrOptions options) {
+  private ArrayMetadata newMetadata(ZarrArray in, String to, ZarrOptions options) {
     Layout layout = Layout.of(in.metadata());
     if (chunks != null) {
       layout = layout.withChunks(shape("--chunks", chunks));
@@ -168,7 +174,7 @@ final class CopyCommand extends ZarrowCommand {
     } catch (ZarrException e) { // a limit of the format, e.g. a chunk of more than 2^31 - 1 elements
       throw usage(given() + ": " + Main.oneLine(e.getMessage()));
     }
-    refuseUnfit(metadata, in, options);
+    refuseUnfit(metadata, in, to, options);
     if (zarrFormat == 3) {
       return V2Metadata.asV3(metadata);
     }
@@ -197,13 +203,35 @@ final class CopyCommand extends ZarrowCommand {
    * together or the data type (vlen-utf8 on float32, zstd before bytes, ...): the same error as any
    * other bad option value, found before anything is written.
    */
-  private void refuseUnfit(ArrayMetadata metadata, ZarrArray in, ZarrOptions options) {
+  private void refuseUnfit(ArrayMetadata metadata, ZarrArray in, String to, ZarrOptions options) {
+    CodecPipeline pipeline;
     try {
       CodecContext context = options.registry().context(options.codecs());
       ChunkGrid grid = ChunkGrid.parse(metadata.chunkGrid(), metadata.rank());
-      CodecPipeline.of(context.codecs(metadata.codecs()), new ChunkSpec(grid.chunkShape(), in.dataType(), in.fillValue()), context);
+      pipeline = CodecPipeline.of(context.codecs(metadata.codecs()), new ChunkSpec(grid.chunkShape(), in.dataType(), in.fillValue()), context);
     } catch (ZarrException e) {
       throw usage(given() + ": not usable for " + in.dataType().name() + " [" + in.path() + "]: " + Main.oneLine(e.getMessage()));
+    }
+    refuseUnwritable(pipeline, to);
+  }
+
+  /**
+   * Refuses a chain with a bytes->bytes codec zarrow reads but cannot write (blosc with blosclz), found
+   * by encoding a few bytes before the destination is made: a usage error of --codec when the chain
+   * was given, else a data error naming the destination and suggesting --codec.
+   */
+  private void refuseUnwritable(CodecPipeline pipeline, String to) {
+    for (BytesToBytesCodec codec : pipeline.bytesCodecs()) {
+      try {
+        codec.encode(ByteBuffer.allocateDirect(64));
+      } catch (ZarrException e) {
+        String reason = Main.oneLine(e.getMessage());
+        if (!codecs.isEmpty()) {
+          throw usage(given() + ": zarrow cannot write with these codecs: " + reason);
+        }
+        throw new ZarrException("cannot copy to " + show(to) + " in " + destination + ": zarrow cannot write the source's"
+            + " codecs: " + reason + "; choose codecs it can write with --codec (e.g. --codec zstd)", e);
+      }
     }
   }
 
@@ -304,6 +332,18 @@ final class CopyCommand extends ZarrowCommand {
       progress.update(() -> "copy: " + done + " of " + visit.size() + " blocks");
     }
     err().println("copy: " + visit.size() + " blocks held data; wrote " + (to.isEmpty() ? "/" : to) + " in " + destination);
+  }
+
+  /**
+   * {@code e} with the temporary path the copy is written at ({@code .NAME.new.zarrow-tmp}, a detail of
+   * {@link NodeWriter}) replaced by the destination's; errors about the source pass unchanged.
+   */
+  private ZarrException destinationNamed(ZarrException e, String writePath, String to) {
+    String message = e.getMessage();
+    if (writePath.isEmpty() || writePath.equals(to) || !message.contains(writePath)) {
+      return e;
+    }
+    return new ZarrException("copy to " + show(to) + " in " + destination + ": " + message.replace(writePath, show(to)), e);
   }
 
   /**

@@ -134,6 +134,12 @@ public record ArrayMetadata(
         dimensionNames, storageTransformers, extensions, format);
   }
 
+  /** A copy with another fill value. */
+  public ArrayMetadata withFillValue(JsonNode newFill) {
+    return new ArrayMetadata(shape, dataType, chunkGrid, chunkKeyEncoding, newFill, codecs, attributes,
+        dimensionNames, storageTransformers, extensions, zarrFormat);
+  }
+
   /** A copy with another chunk grid. */
   public ArrayMetadata withChunkGrid(NamedConfig newGrid) {
     return new ArrayMetadata(shape, dataType, newGrid, chunkKeyEncoding, fillValue, codecs, attributes,

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
@@ -44,7 +45,22 @@ public final class Json {
               .withObjectIndenter(new DefaultIndenter("  ", "\n"))
               .withArrayIndenter(new DefaultIndenter("  ", "\n")));
 
+  /** As PRETTY, every character beyond ASCII escaped as {@code \\uXXXX}. */
+  private static final ObjectWriter PRETTY_ASCII = PRETTY.with(JsonWriteFeature.ESCAPE_NON_ASCII);
+
   private Json() {}
+
+  /**
+   * {@link #pretty}, but with non-ASCII characters escaped: for Zarr v2 documents, which zarr-python 2
+   * decodes as ASCII (a raw UTF-8 byte beyond 127 fails there).
+   */
+  public static byte[] prettyAscii(JsonNode node) {
+    try {
+      return PRETTY_ASCII.writeValueAsBytes(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
 
   /** Parses a document; {@code what} (e.g. the key) names it in errors. */
   public static JsonNode parse(ByteBuffer bytes, String what) {

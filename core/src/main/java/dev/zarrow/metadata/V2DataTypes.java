@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * those zarr-python 3 gives v2 types: the core types ({@code <i4} is {@code int32}),
  * {@code numpy.datetime64}/{@code numpy.timedelta64} ({@code unit}, {@code scale_factor}),
  * {@code null_terminated_bytes} ({@code |Sn}), {@code fixed_length_utf32} ({@code <Un}), {@code raw_bytes}
- * ({@code |Vn}) and {@code structured} (a list of {@code [name, dtype]}).
+ * ({@code |Vn}) and {@code struct} (a list of {@code [name, dtype]}; written from {@code struct} and the
+ * legacy {@code structured}, read as {@code struct}, the current name).
  */
 final class V2DataTypes {
   private static final Pattern SIMPLE = Pattern.compile("([<>|=])([a-zA-Z])([0-9]{1,9})?(?:\\[([0-9]{0,9})([a-zA-Zμ]+)\\])?");
@@ -133,16 +134,17 @@ final class V2DataTypes {
       }
       if (type.endian() != null) {
         if (endian != null && !endian.equals(type.endian())) {
-          throw new UnsupportedExtensionException(at + ": fields of both byte orders are not supported");
+          throw new UnsupportedExtensionException(at + ": structured dtype " + Json.compact(fields)
+              + " mixes byte orders, which has no Zarr v3 form (one bytes codec, one endian)");
         }
         endian = type.endian();
       }
       size = Math.addExact(size, type.itemSize());
-      out.addArray().add(field.get(0).textValue()).add(type.dataType().toJson());
+      out.addObject().put("name", field.get(0).textValue()).set("data_type", type.dataType().toJson());
     }
     ObjectNode config = JsonNodeFactory.instance.objectNode();
     config.set("fields", out);
-    return new Parsed(NamedConfig.of("structured", config), endian, size, Kind.BYTES);
+    return new Parsed(NamedConfig.of("struct", config), endian, size, Kind.BYTES);
   }
 
   /**
@@ -172,13 +174,15 @@ final class V2DataTypes {
       case "fixed_length_utf32" -> {
         return f.textNode(order + "U" + config.path("length_bytes").asInt() / 4);
       }
-      case "structured" -> {
+      case "struct", "structured" -> { // fields as {"name", "data_type"} or the legacy [name, data_type]
         ArrayNode out = f.arrayNode();
         JsonNode fields = config.path("fields");
         for (int i = 0; i < fields.size(); i++) {
           JsonNode field = fields.get(i);
-          out.addArray().add(field.path(0).asText())
-              .add(toV2(NamedConfig.parse(field.path(1), pointer + "/fields/" + i), endian, pointer));
+          boolean pair = field.isArray();
+          JsonNode type = pair ? field.path(1) : field.path("data_type");
+          out.addArray().add(pair ? field.path(0).asText() : field.path("name").asText())
+              .add(toV2(NamedConfig.parse(type, pointer + "/configuration/fields/" + i + "/data_type"), endian, pointer));
         }
         return out;
       }

@@ -242,14 +242,16 @@ public final class V2Metadata {
 
   /**
    * {@code metadata} to be stored as Zarr v2: format 2, chunk key encoding {@code v2} (a {@code default}
-   * encoding becomes {@code v2} with separator {@code .}), and an explicit object codec for {@code string}
-   * and {@code bytes}. What v2 cannot express is refused by {@link #toZarray} (checked here).
+   * encoding becomes {@code v2} keeping its separator, {@code /} unless configured), and an explicit
+   * object codec for {@code string} and {@code bytes}. What v2 cannot express is refused by
+   * {@link #toZarray} (checked here).
    */
   public static ArrayMetadata asV2(ArrayMetadata metadata) {
     ArrayMetadata out = metadata.withZarrFormat(2);
     if (!out.chunkKeyEncoding().name().equals("v2")) {
       out = new ArrayMetadata(out.shape(), out.dataType(), out.chunkGrid(),
-          NamedConfig.of("v2", F.objectNode().put("separator", ".")), out.fillValue(), out.codecs(), out.attributes(),
+          NamedConfig.of("v2", F.objectNode().put("separator", out.chunkKeyEncoding().config().path("separator").asText("/"))),
+          out.fillValue(), out.codecs(), out.attributes(),
           out.dimensionNames(), out.storageTransformers(), out.extensions(), 2);
     }
     boolean hasSerializer = out.codecs().stream().anyMatch(c -> V2Codecs.SERIALIZERS.contains(c.name()));
@@ -278,17 +280,12 @@ public final class V2Metadata {
   }
 
   /**
-   * {@code metadata} to be stored as Zarr v3: format 3, the {@code default} chunk key encoding in place
-   * of {@code v2}'s.
+   * {@code metadata} to be stored as Zarr v3: format 3, the chunk key encoding kept ({@code v2} with its
+   * separator, as zarr-python 3's {@code zarr migrate v3} does), so the chunk keys stay the same and a
+   * v2 -> v3 -> v2 round trip keeps the separator.
    */
   public static ArrayMetadata asV3(ArrayMetadata metadata) {
-    ArrayMetadata out = metadata.withZarrFormat(3);
-    if (out.chunkKeyEncoding().name().equals("v2")) {
-      out = new ArrayMetadata(out.shape(), out.dataType(), out.chunkGrid(),
-          NamedConfig.of("default", F.objectNode().put("separator", "/")), out.fillValue(), out.codecs(),
-          out.attributes(), out.dimensionNames(), out.storageTransformers(), out.extensions(), 3);
-    }
-    return out;
+    return metadata.withZarrFormat(3);
   }
 
   /**

@@ -16,6 +16,8 @@ import dev.zarrow.ZarrArray;
 import dev.zarrow.ZarrGroup;
 import dev.zarrow.dtype.DataType;
 import dev.zarrow.dtype.FixedType;
+import dev.zarrow.dtype.FixedUtf32Type;
+import dev.zarrow.dtype.StructType;
 import dev.zarrow.dtype.VarLenType;
 import dev.zarrow.grid.ChunkKeyEncoding;
 import dev.zarrow.metadata.NamedConfig;
@@ -141,6 +143,37 @@ class ZarrV2InteropTest {
       assertEquals("zarrow", a.get("attributes").get("written_by").asText(), w.name());
       assertValuesEqual(expected.get(w.name()), a.get("values"), w.name());
     }
+  }
+
+  @Test
+  void zarrPython2ReadsNonAsciiDocumentsAndBigEndianStructFills(@TempDir Path dir) throws IOException {
+    JsonNodeFactory f = JsonNodeFactory.instance;
+    String text = "temp\u00e9rature \u2603 \ud83d\ude00";
+    DataType struct = StructType.of(List.of(new StructType.Member("a", FixedType.INT32), new StructType.Member("b", FixedType.FLOAT64)));
+    try (FileSystemStore store = FileSystemStore.open(dir)) {
+      Zarr.createGroup(store, "", 2, dev.zarrow.ZarrOptions.defaults()).withAttributes(f.objectNode().put("title", text));
+      Zarr.createArray(store, "utf32", ArraySpec.of(FixedUtf32Type.of(16), 5).chunks(2).fillValue(f.textNode("\u00e9\u20ac\u2603"))
+          .zarrFormat(2).attributes(f.objectNode().put("title", text)));
+      Zarr.createArray(store, "struct_be", ArraySpec.of(struct, 3).chunks(2)
+          .codecs(List.of(NamedConfig.of("bytes", f.objectNode().put("endian", "big"))))
+          .fillValue(f.objectNode().put("a", -7).put("b", 2.5)).zarrFormat(2));
+    }
+    for (String doc : List.of(".zattrs", "utf32/.zattrs", "utf32/.zarray")) {
+      byte[] bytes = Files.readAllBytes(dir.resolve(doc));
+      for (byte b : bytes) {
+        assertTrue(b >= 0, doc + " is ASCII: " + new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
+      }
+    }
+    JsonNode read = PythonPeer.run(TIMEOUT, "zarr2_stores.py", "read", dir.toString());
+    assertEquals(text, read.get("attributes").get("title").asText());
+    JsonNode utf32 = read.get("arrays").get("utf32");
+    assertEquals("<U4", utf32.get("dtype").asText());
+    assertEquals(text, utf32.get("attributes").get("title").asText());
+    assertEquals("\u00e9\u20ac\u2603", utf32.get("fill_value").asText());
+    assertEquals("\u00e9\u20ac\u2603", utf32.get("values").get(4).asText());
+    JsonNode be = read.get("arrays").get("struct_be");
+    assertEquals(JSON.readTree("{\"a\": -7, \"b\": 2.5}"), be.get("fill_value"));
+    assertEquals(JSON.readTree("{\"a\": -7, \"b\": 2.5}"), be.get("values").get(2));
   }
 
   /** Seeded values of {@code type} (float types only where their JSON is exact in both languages). */

@@ -45,7 +45,7 @@ class V2MetadataTest {
       "\"|S5\"; {\"name\":\"null_terminated_bytes\",\"configuration\":{\"length_bytes\":5}}; ",
       "\"<U3\"; {\"name\":\"fixed_length_utf32\",\"configuration\":{\"length_bytes\":12}}; little",
       "\"|V4\"; {\"name\":\"raw_bytes\",\"configuration\":{\"length_bytes\":4}}; ",
-      "[[\"a\", \"<i4\"], [\"b\", \"<f8\"]]; {\"name\":\"structured\",\"configuration\":{\"fields\":[[\"a\",\"int32\"],[\"b\",\"float64\"]]}}; little",
+      "[[\"a\", \"<i4\"], [\"b\", \"<f8\"]]; {\"name\":\"struct\",\"configuration\":{\"fields\":[{\"name\":\"a\",\"data_type\":\"int32\"},{\"name\":\"b\",\"data_type\":\"float64\"}]}}; little",
   })
   void dtypesMapToV3TypesAndBack(String dtype, String v3, String endian) {
     ArrayMetadata m = parse(zarray(dtype, ""));
@@ -225,11 +225,49 @@ class V2MetadataTest {
     assertEquals(2, v2.zarrFormat());
     assertEquals(List.of("vlen-utf8", "zstd"), v2.codecs().stream().map(NamedConfig::name).toList());
     assertEquals("v2", v2.chunkKeyEncoding().name());
-    assertEquals(".", V2Metadata.toZarray(v2).get("dimension_separator").asText());
+    assertEquals("/", V2Metadata.toZarray(v2).get("dimension_separator").asText(), "default's separator kept");
     assertEquals(Json.parse("{\"_ARRAY_DIMENSIONS\": [\"x\"]}", "a"), V2Metadata.toZattrs(v2));
     ArrayMetadata back = V2Metadata.asV3(v2);
     assertEquals(3, back.zarrFormat());
-    assertEquals("default", back.chunkKeyEncoding().name());
+    assertEquals(Json.parse("{\"name\":\"v2\",\"configuration\":{\"separator\":\"/\"}}", "k"), back.chunkKeyEncoding().toJson(),
+        "v2's encoding kept in v3, as zarr-python 3's migration does: the same chunk keys");
     assertNull(back.storageTransformers());
+  }
+
+  @ParameterizedTest
+  @CsvSource({".", "/"})
+  void theSeparatorSurvivesV2ToV3AndBack(String separator) {
+    ObjectNode doc = zarray("\"<i4\"", "");
+    doc.put("dimension_separator", separator);
+    ArrayMetadata v3 = V2Metadata.asV3(parse(doc));
+    assertEquals(Json.parse("{\"name\":\"v2\",\"configuration\":{\"separator\":\"" + separator + "\"}}", "k"),
+        ArrayMetadata.parse(v3.toJson(), "zarr.json").chunkKeyEncoding().toJson());
+    assertEquals(separator, V2Metadata.toZarray(V2Metadata.asV2(v3)).get("dimension_separator").asText());
+    JsonNode dotted = (ObjectNode) Json.parse("{\"name\":\"default\",\"configuration\":{\"separator\":\"" + separator + "\"}}", "k");
+    ArrayMetadata fromDefault = V2Metadata.asV2(new ArrayMetadata(v3.shape(), v3.dataType(), v3.chunkGrid(),
+        NamedConfig.parse(dotted, "k"), v3.fillValue(), v3.codecs(), v3.attributes(), null, null, null, 3));
+    assertEquals(separator, V2Metadata.toZarray(fromDefault).get("dimension_separator").asText());
+  }
+
+  @Test
+  void structAndLegacyStructuredBecomeTheNumpyFieldList() {
+    JsonNode dtype = Json.parse("[[\"a\", \">i4\"], [\"t\", \">M8[s]\"], [\"s\", \"|S2\"]]", "d");
+    ArrayMetadata m = parse(zarray(Json.compact(dtype), ""));
+    assertEquals(dtype, V2Metadata.toZarray(m).get("dtype"));
+    JsonNode legacy = Json.parse("{\"name\": \"structured\", \"configuration\": {\"fields\": [[\"a\", \"int32\"],"
+        + " [\"t\", {\"name\": \"numpy.datetime64\", \"configuration\": {\"unit\": \"s\", \"scale_factor\": 1}}],"
+        + " [\"s\", {\"name\": \"null_terminated_bytes\", \"configuration\": {\"length_bytes\": 2}}]]}}", "t");
+    ArrayMetadata old = new ArrayMetadata(m.shape(), NamedConfig.parse(legacy, "t"), m.chunkGrid(), m.chunkKeyEncoding(),
+        m.fillValue(), m.codecs(), m.attributes(), null, null, null, 2);
+    assertEquals(dtype, V2Metadata.toZarray(old).get("dtype"));
+  }
+
+  @Test
+  void aStructuredDtypeOfBothByteOrdersIsRefusedNamingIt() {
+    var e = assertThrows(UnsupportedExtensionException.class,
+        () -> parse(zarray("[[\"a\", \"<i4\"], [\"b\", \">f8\"]]", "")));
+    assertTrue(e.getMessage().contains("[[\"a\",\"<i4\"],[\"b\",\">f8\"]]"), e.getMessage());
+    assertTrue(e.getMessage().contains(".zarray"), e.getMessage());
+    assertTrue(e.getMessage().contains("byte orders"), e.getMessage());
   }
 }
