@@ -161,7 +161,7 @@ class CliContractTest {
     assertEquals(64, json.get("grid_chunks").asInt(), json.toString()); // 8 x 8 inner chunks of 8 x 8
     assertFalse(json.has("stored_chunks"), json.toString());
     JsonNode info = Json.parse(Cli.run("info", demo, "numbers/sharded").out(), "info").get("summary");
-    assertEquals("{\"data_type\":\"int32\",\"grid_shards\":4,\"stored_shards\":4,\"grid_chunks\":64,\"stored_bytes\":"
+    assertEquals("{\"data_type\":\"int32\",\"zarr_format\":3,\"grid_shards\":4,\"stored_shards\":4,\"grid_chunks\":64,\"stored_bytes\":"
         + sizeOfShards() + ",\"ignored_keys\":0}", Json.compact(info));
   }
 

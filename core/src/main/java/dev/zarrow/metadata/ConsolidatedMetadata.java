@@ -344,7 +344,7 @@ public final class ConsolidatedMetadata {
     out.set("metadata", metadata);
     out.put("zarr_consolidated_format", 1);
     String key = join(path, ZMETADATA);
-    store.set(key, ByteBuffer.wrap(Json.pretty(out)));
+    store.set(key, ByteBuffer.wrap(Json.prettyAscii(out)));
     return parseV2(path, key, out, key + " in " + store.describe());
   }
 
