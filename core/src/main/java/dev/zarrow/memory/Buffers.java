@@ -1,5 +1,6 @@
 package dev.zarrow.memory;
 
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.apache.arrow.memory.ArrowBuf;
@@ -242,4 +243,42 @@ public final class Buffers {
       held = null;
     }
   }
+
+  /**
+   * An input stream over {@code bytes} from its position to its limit, advancing it: a decompressor
+   * reads stored bytes through it without a heap copy of them. Borrowed: pass a duplicate to keep the
+   * caller's position.
+   */
+  public static InputStream inputStream(ByteBuffer bytes) {
+    return new ByteBufferInput(bytes);
+  }
+
+  private static final class ByteBufferInput extends InputStream {
+    private final ByteBuffer buffer;
+
+    ByteBufferInput(ByteBuffer buffer) {
+      this.buffer = buffer;
+    }
+
+    @Override
+    public int read() {
+      return buffer.hasRemaining() ? buffer.get() & 0xff : -1;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) {
+      if (!buffer.hasRemaining()) {
+        return -1;
+      }
+      int n = Math.min(len, buffer.remaining());
+      buffer.get(b, off, n);
+      return n;
+    }
+
+    @Override
+    public int available() {
+      return buffer.remaining();
+    }
+  }
+
 }

@@ -7,6 +7,7 @@ import dev.zarrow.error.MetadataException;
 import dev.zarrow.codec.BytesToBytesCodec;
 import dev.zarrow.codec.CodecContext;
 import dev.zarrow.codec.CodecFactory;
+import dev.zarrow.memory.Buffers;
 import dev.zarrow.metadata.NamedConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -70,7 +71,7 @@ public final class GzipCodec implements BytesToBytesCodec {
     long cap = expectedSize >= 0 ? expectedSize : Math.min(Math.max(0, maxSize), possible);
     // Small chunks get small buffers: the JDK's default of 64 KiB each dominates their cost.
     int step = (int) Math.max(512, Math.min(1 << 16, Math.max(cap + 1, bytes.remaining())));
-    try (InputStream in = new GZIPInputStream(new ByteBufferInput(bytes.duplicate()), step)) {
+    try (InputStream in = new GZIPInputStream(Buffers.inputStream(bytes.duplicate()), step)) {
       int initial = (int) Math.min(cap, expectedSize >= 0 ? expectedSize : Math.max(1024, 4L * bytes.remaining()));
       ByteBuffer out = ByteBuffer.allocateDirect(Math.max(initial, 1));
       byte[] chunk = new byte[step];
@@ -94,35 +95,6 @@ public final class GzipCodec implements BytesToBytesCodec {
       return out.flip();
     } catch (IOException e) {
       throw new CorruptChunkException("codec gzip: not a valid gzip stream: " + e.getMessage(), e);
-    }
-  }
-
-  /** An input stream over a byte buffer, so decompression needs no heap copy of the input. */
-  private static final class ByteBufferInput extends InputStream {
-    private final ByteBuffer buffer;
-
-    ByteBufferInput(ByteBuffer buffer) {
-      this.buffer = buffer;
-    }
-
-    @Override
-    public int read() {
-      return buffer.hasRemaining() ? buffer.get() & 0xff : -1;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) {
-      if (!buffer.hasRemaining()) {
-        return -1;
-      }
-      int n = Math.min(len, buffer.remaining());
-      buffer.get(b, off, n);
-      return n;
-    }
-
-    @Override
-    public int available() {
-      return buffer.remaining();
     }
   }
 

@@ -6,6 +6,7 @@ import dev.zarrow.codec.CodecContext;
 import dev.zarrow.codec.CodecFactory;
 import dev.zarrow.error.CodecException;
 import dev.zarrow.error.CorruptChunkException;
+import dev.zarrow.memory.Buffers;
 import dev.zarrow.metadata.NamedConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -56,7 +57,7 @@ final class Bz2Codec implements BytesToBytesCodec {
     if (!bytes.hasRemaining()) { // Python reads no bytes as nothing, but numcodecs never writes them: a lost chunk
       throw new CorruptChunkException("codec " + NAME + ": no bytes, not even a bzip2 header (bzip2 writes 14 bytes for nothing)");
     }
-    try (InputStream in = new BZip2CompressorInputStream(new BufferInput(bytes.duplicate()), true)) {
+    try (InputStream in = new BZip2CompressorInputStream(Buffers.inputStream(bytes.duplicate()), true)) {
       ByteBuffer out = ByteBuffer.allocateDirect((int) Math.max(1, Math.min(cap, expectedSize >= 0 ? expectedSize : 4L * bytes.remaining() + 64)));
       byte[] chunk = new byte[(int) Math.min(1 << 16, cap + 1)];
       int n;
@@ -83,35 +84,6 @@ final class Bz2Codec implements BytesToBytesCodec {
       throw new CorruptChunkException("codec " + NAME + ": decompressed to " + out.remaining() + " bytes, expected " + expectedSize);
     }
     return out;
-  }
-
-  /** An input stream over a byte buffer, so decompression needs no heap copy of the input. */
-  private static final class BufferInput extends InputStream {
-    private final ByteBuffer buffer;
-
-    BufferInput(ByteBuffer buffer) {
-      this.buffer = buffer;
-    }
-
-    @Override
-    public int read() {
-      return buffer.hasRemaining() ? buffer.get() & 0xff : -1;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) {
-      if (!buffer.hasRemaining()) {
-        return -1;
-      }
-      int n = Math.min(len, buffer.remaining());
-      buffer.get(b, off, n);
-      return n;
-    }
-
-    @Override
-    public int available() {
-      return buffer.remaining();
-    }
   }
 
   /** Makes {@code numcodecs.bz2} codecs. */
