@@ -88,9 +88,7 @@ public final class FixedBytesType extends ConvertedType {
 
   @Override
   public FieldVector fromBytes(ArrowBuf data, int count, BufferAllocator allocator) {
-    if (data.capacity() < (long) count * length) {
-      throw new IllegalArgumentException(name + ": " + data.capacity() + " bytes cannot hold " + count + " elements");
-    }
+    FixedChecks.holds(name, data, count, length);
     FieldVector vector = field("").createVector(allocator);
     try {
       vector.loadFieldBuffers(new ArrowFieldNode(count, 0), List.of(allocator.getEmpty(), data));
@@ -103,10 +101,7 @@ public final class FixedBytesType extends ConvertedType {
 
   @Override
   public ByteBuffer toBytes(FieldVector vector) {
-    if (!vector.getField().getType().equals(arrowType())) {
-      throw new IllegalArgumentException(
-          "data type " + this + " needs an Arrow " + arrowType() + " vector, got " + vector.getField().getType());
-    }
+    FixedChecks.arrowType(this, arrowType(), vector);
     if (vector.getNullCount() > 0) {
       throw new IllegalArgumentException("data type " + this + " cannot store nulls (" + vector.getNullCount() + " found)");
     }

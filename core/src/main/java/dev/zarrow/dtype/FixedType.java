@@ -160,10 +160,7 @@ public final class FixedType implements FixedWidthType {
 
   @Override
   public FieldVector fromBytes(ArrowBuf data, int count, BufferAllocator allocator) {
-    long needed = (long) count * width;
-    if (data.capacity() < needed) {
-      throw new IllegalArgumentException(name + ": " + data.capacity() + " bytes cannot hold " + count + " elements");
-    }
+    FixedChecks.holds(name, data, count, width);
     FieldVector vector = field("").createVector(allocator);
     try {
       switch (kind) {
@@ -210,10 +207,7 @@ public final class FixedType implements FixedWidthType {
   }
 
   private void checkVector(FieldVector vector) {
-    if (!vector.getField().getType().equals(arrowType())) {
-      throw new IllegalArgumentException(
-          "data type " + name + " needs an Arrow " + arrowType() + " vector, got " + vector.getField().getType());
-    }
+    FixedChecks.arrowType(name, arrowType(), vector);
     if (vector.getNullCount() > 0) {
       throw new IllegalArgumentException(
           "data type " + name + " cannot store nulls (" + vector.getNullCount()

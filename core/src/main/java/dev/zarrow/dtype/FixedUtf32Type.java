@@ -79,9 +79,7 @@ public final class FixedUtf32Type extends ConvertedType {
 
   @Override
   public FieldVector fromBytes(ArrowBuf data, int count, BufferAllocator allocator) {
-    if (data.capacity() < (long) count * lengthBytes) {
-      throw new IllegalArgumentException(NAME + ": " + data.capacity() + " bytes cannot hold " + count + " elements");
-    }
+    FixedChecks.holds(NAME, data, count, lengthBytes);
     return Utf32.decode(field(""), data, count, units(), allocator);
   }
 

@@ -148,9 +148,7 @@ public final class NumpyTimeType extends ConvertedType {
   /** Shares {@code data}; NaT elements become nulls (a validity buffer is made only when there are some). */
   @Override
   public FieldVector fromBytes(ArrowBuf data, int count, BufferAllocator allocator) {
-    if (data.capacity() < 8L * count) {
-      throw new IllegalArgumentException(name + ": " + data.capacity() + " bytes cannot hold " + count + " elements");
-    }
+    FixedChecks.holds(name, data, count, 8);
     int nulls = 0;
     for (int i = 0; i < count; i++) {
       if (data.getLong(8L * i) == NAT) {
@@ -182,10 +180,7 @@ public final class NumpyTimeType extends ConvertedType {
   /** A view of the vector's data without nulls; a copy with NaT for each null otherwise. */
   @Override
   public ByteBuffer toBytes(FieldVector vector) {
-    if (!vector.getField().getType().equals(arrowType())) {
-      throw new IllegalArgumentException(
-          "data type " + this + " needs an Arrow " + arrowType() + " vector, got " + vector.getField().getType());
-    }
+    FixedChecks.arrowType(this, arrowType(), vector);
     int count = vector.getValueCount();
     if (vector.getNullCount() == 0) {
       return Buffers.readOnlyView(vector.getDataBuffer(), 0, 8L * count);

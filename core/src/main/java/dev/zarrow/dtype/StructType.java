@@ -184,9 +184,7 @@ public final class StructType extends ConvertedType {
 
   @Override
   public FieldVector fromBytes(ArrowBuf data, int count, BufferAllocator allocator) {
-    if (data.capacity() < (long) count * width) {
-      throw new IllegalArgumentException(NAME + ": " + data.capacity() + " bytes cannot hold " + count + " elements");
-    }
+    FixedChecks.holds(NAME, data, count, width);
     StructVector struct = (StructVector) Fields.createVector(field(""), allocator);
     try {
       for (int i = 0; i < members.size(); i++) {
