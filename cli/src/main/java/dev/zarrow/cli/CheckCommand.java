@@ -206,23 +206,26 @@ final class CheckCommand extends ZarrowCommand {
     private void verify(ZarrArray array, StoredKeys.Chunk chunk, boolean verified, List<Problem> found,
         ChunkOutputs outputs, BufferAllocator allocator) {
       try {
-        Optional<ByteBuffer> stored = store.get(chunk.key());
-        if (stored.isEmpty()) {
-          return; // deleted while we looked: nothing to verify
-        }
-        bytes.addAndGet(stored.get().remaining());
-        chunks.incrementAndGet();
-        if (verified) {
-          checksummed.incrementAndGet();
-        }
         FieldVector out = outputs.take();
         if (out == null) {
+          Optional<ByteBuffer> stored = store.get(chunk.key());
+          if (stored.isEmpty()) {
+            return; // deleted while we looked: nothing to verify
+          }
+          counted(stored.get().remaining(), verified);
           // A shard's inner chunks are decoded (in parallel) and checked, never assembled into one vector.
           array.pipeline().verify(stored.get(), allocator);
           return;
         }
         try {
-          outputs.decodeInto(ByteSource.of(stored.get()), out);
+          Optional<ByteSource> stored = store.source(chunk.key());
+          if (stored.isEmpty()) {
+            return;
+          }
+          try (ByteSource source = stored.get()) {
+            counted(source.size(), verified);
+            outputs.decodeInto(source, out);
+          }
         } finally {
           outputs.give(out);
         }
@@ -230,6 +233,14 @@ final class CheckCommand extends ZarrowCommand {
         synchronized (found) {
           found.add(new Problem(chunk.key(), Main.oneLine(e.getMessage())));
         }
+      }
+    }
+
+    private void counted(long size, boolean verified) {
+      bytes.addAndGet(size);
+      chunks.incrementAndGet();
+      if (verified) {
+        checksummed.incrementAndGet();
       }
     }
 

@@ -77,6 +77,35 @@ class LauncherIT {
   }
 
   @Test
+  void theNativeLibrariesAreLoadedFromTheCacheNotUnpackedOnEveryRun() throws Exception {
+    Path cache = dir.resolve("cache");
+    Path demo = dir.resolve("demo");
+    assertEquals(0, zarrow(Map.of("ZARROW_CACHE_DIR", cache.toString()), "demo", demo.toString()).exit());
+    Run copy = zarrow(Map.of("ZARROW_CACHE_DIR", cache.toString()),
+        "copy", demo.toString(), "numbers/grid", demo.toString(), "lz4", "--codec", "blosc:lz4");
+    assertEquals(0, copy.exit(), copy.toString());
+    try (Stream<Path> files = Files.list(cache)) {
+      Path natives = files.filter(p -> p.getFileName().toString().endsWith(".native")).findFirst().orElseThrow();
+      assertTrue(Files.size(natives.resolve(System.mapLibraryName("lz4-java"))) > 0, "lz4-java unpacked in " + natives);
+    }
+    // lz4-java keeps the copy it unpacks into java.io.tmpdir when told to: with the cache it makes none.
+    Path tmp = Files.createDirectories(dir.resolve("tmp"));
+    String keep = "-Djava.io.tmpdir=" + tmp + " -Dlz4java.jnilib.temp.keep=true";
+    Run cached = zarrow(Map.of("ZARROW_CACHE_DIR", cache.toString(), "JAVA_TOOL_OPTIONS", keep), "check", demo.toString(), "lz4");
+    assertEquals(0, cached.exit(), cached.toString());
+    assertEquals(List.of(), unpackedLz4(tmp), "loaded from the cache");
+    Run off = zarrow(Map.of("ZARROW_CDS", "off", "JAVA_TOOL_OPTIONS", keep), "check", demo.toString(), "lz4");
+    assertEquals(0, off.exit(), off.toString());
+    assertEquals(1, unpackedLz4(tmp).size(), "without the cache lz4-java unpacks itself");
+  }
+
+  private static List<Path> unpackedLz4(Path tmp) throws IOException {
+    try (Stream<Path> files = Files.list(tmp)) {
+      return files.filter(p -> p.getFileName().toString().startsWith("liblz4-java")).toList();
+    }
+  }
+
+  @Test
   void aCacheDirectoryThatCannotBeMadeOnlyCostsTheArchive() throws Exception {
     // A path below a regular file can be neither created nor written, even by root.
     Path file = Files.writeString(dir.resolve("a-file"), "x");
