@@ -16,6 +16,7 @@ import java.util.Optional;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.Float16;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
@@ -166,10 +167,9 @@ public final class FixedType implements FixedWidthType {
       switch (kind) {
         case BOOL -> {
           BitVector bits = (BitVector) vector;
-          bits.allocateNew(count);
-          for (int i = 0; i < count; i++) {
-            bits.set(i, data.getByte(i) != 0 ? 1 : 0);
-          }
+          bits.allocateNew(count); // zeroed
+          Buffers.packBooleans(data.memoryAddress(), count, bits.getDataBufferAddress());
+          bits.getValidityBuffer().setOne(0, (count + 7) / 8);
           bits.setValueCount(count);
         }
         case COMPLEX -> {
@@ -194,8 +194,8 @@ public final class FixedType implements FixedWidthType {
     if (kind == Kind.BOOL) {
       BitVector bits = (BitVector) vector;
       ByteBuffer out = ByteBuffer.allocateDirect(count);
-      for (int i = 0; i < count; i++) {
-        out.put(i, (byte) bits.get(i));
+      if (count > 0) {
+        Buffers.unpackBooleans(bits.getDataBufferAddress(), count, MemoryUtil.getByteBufferAddress(out));
       }
       return out;
     }

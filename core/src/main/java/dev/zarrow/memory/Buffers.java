@@ -36,6 +36,53 @@ public final class Buffers {
     return bytes.remaining() == 0 || (bytes.isDirect() && !bytes.isReadOnly());
   }
 
+  /**
+   * Packs {@code count} one-byte booleans at {@code src} (any non-zero byte is true, as numpy reads
+   * them) into Arrow's bit layout at {@code dst} (bit i of byte i / 8 for element i), whose
+   * {@code (count + 7) / 8} bytes must be zero. Eight elements per step: a long's non-zero bytes become
+   * their top bits, which one multiplication gathers into a byte. Addresses are the caller's to check.
+   */
+  public static void packBooleans(long src, int count, long dst) {
+    int i = 0;
+    if (MemoryUtil.LITTLE_ENDIAN) {
+      for (; i + 8 <= count; i += 8) {
+        long v = MemoryUtil.getLong(src + i);
+        long top = (((v & 0x7F7F7F7F7F7F7F7FL) + 0x7F7F7F7F7F7F7F7FL) | v) & 0x8080808080808080L;
+        MemoryUtil.putByte(dst + (i >>> 3), (byte) (((top >>> 7) * 0x0102040810204080L) >>> 56));
+      }
+    }
+    for (; i < count; i++) {
+      if (MemoryUtil.getByte(src + i) != 0) {
+        long at = dst + (i >>> 3);
+        MemoryUtil.putByte(at, (byte) (MemoryUtil.getByte(at) | (1 << (i & 7))));
+      }
+    }
+  }
+
+  /** The inverse of {@link #packBooleans}: {@code count} bits at {@code src} become bytes 0 or 1 at {@code dst}. */
+  public static void unpackBooleans(long src, int count, long dst) {
+    int i = 0;
+    if (MemoryUtil.LITTLE_ENDIAN) {
+      for (; i + 8 <= count; i += 8) {
+        MemoryUtil.putLong(dst + i, BYTE_OF_BITS[MemoryUtil.getByte(src + (i >>> 3)) & 0xFF]);
+      }
+    }
+    for (; i < count; i++) {
+      MemoryUtil.putByte(dst + i, (byte) (MemoryUtil.getByte(src + (i >>> 3)) >> (i & 7) & 1));
+    }
+  }
+
+  /** For each byte of bits, the little-endian long of its eight bits as bytes 0 or 1. */
+  private static final long[] BYTE_OF_BITS = new long[256];
+
+  static {
+    for (int b = 0; b < 256; b++) {
+      for (int k = 0; k < 8; k++) {
+        BYTE_OF_BITS[b] |= (long) (b >>> k & 1) << (8 * k);
+      }
+    }
+  }
+
   /** A copy of the remaining bytes of {@code bytes} in new Arrow memory owned by the caller. */
   public static ArrowBuf copy(ByteBuffer bytes, BufferAllocator allocator) {
     int length = bytes.remaining();

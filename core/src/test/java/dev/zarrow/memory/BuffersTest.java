@@ -44,4 +44,34 @@ class BuffersTest {
       }
     }
   }
+
+  @Test
+  void booleansPackToArrowBitsAndBack(BufferAllocator allocator) {
+    java.util.Random random = new java.util.Random(18);
+    for (int count = 0; count <= 75; count++) {
+      try (ArrowBuf bytes = allocator.buffer(count + 1); ArrowBuf bits = allocator.buffer(count / 8 + 1);
+          ArrowBuf back = allocator.buffer(count + 1)) {
+        bits.setZero(0, bits.capacity());
+        for (int i = 0; i < count; i++) {
+          // Any non-zero byte is true (numpy's reading), including the sign bit alone.
+          int pick = random.nextInt(4);
+          bytes.setByte(i, pick == 0 ? 0 : pick == 1 ? 1 : pick == 2 ? 0x80 : random.nextInt(256));
+        }
+        Buffers.packBooleans(bytes.memoryAddress(), count, bits.memoryAddress());
+        for (int i = 0; i < count; i++) {
+          int expected = bytes.getByte(i) != 0 ? 1 : 0;
+          assertEquals(expected, bits.getByte(i / 8) >> (i % 8) & 1, "element " + i + " of " + count);
+        }
+        for (int i = count; i < (count + 7) / 8 * 8; i++) {
+          assertEquals(0, bits.getByte(i / 8) >> (i % 8) & 1, "padding bit " + i + " of " + count + " stays 0");
+        }
+        back.setByte(count, 0x55);
+        Buffers.unpackBooleans(bits.memoryAddress(), count, back.memoryAddress());
+        for (int i = 0; i < count; i++) {
+          assertEquals(bytes.getByte(i) != 0 ? 1 : 0, back.getByte(i), "element " + i + " of " + count);
+        }
+        assertEquals(0x55, back.getByte(count), "nothing written past the last element");
+      }
+    }
+  }
 }

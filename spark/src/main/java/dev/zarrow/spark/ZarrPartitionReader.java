@@ -20,14 +20,16 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ArrowColumnVector;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * Reads one input partition as columnar batches: zarrow's decoded vectors handed to Spark through
- * {@link ArrowColumnVector} (or {@link WideningVector}) without converting a row. Dictionary-encoded
+ * Reads one input partition as columnar batches: zarrow's decoded vectors handed to Spark without
+ * converting a row or copying a value, through {@link FlatColumnVector} (flat types),
+ * {@link WideningVector} (types Spark lacks) or {@link ArrowColumnVector} (nested types). Dictionary-encoded
  * columns are decoded per batch. Each batch is valid until the next {@link #next}.
  */
 final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
@@ -85,12 +87,18 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
       if (Dictionaries.isEncoded(field)) {
         v = decode(v, field);
       }
-      columns[i] = SparkTypes.widened(v.getField().getType())
-          ? new WideningVector(schema.fields()[i].dataType(), v)
-          : new ArrowColumnVector(v);
+      columns[i] = column(schema.fields()[i].dataType(), v);
     }
     batch = new ColumnarBatch(columns, reader.getVectorSchemaRoot().getRowCount());
     return true;
+  }
+
+  /** Flat vectors read straight from their buffers, the rest through Arrow's accessors. */
+  private static ColumnVector column(DataType type, FieldVector v) {
+    if (SparkTypes.widened(v.getField().getType())) {
+      return new WideningVector(type, v);
+    }
+    return FlatColumnVector.of(type, v).orElseGet(() -> new ArrowColumnVector(v));
   }
 
   private FieldVector decode(FieldVector indexed, Field field) {

@@ -1,0 +1,201 @@
+package dev.zarrow.spark;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.Optional;
+import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.BaseLargeVariableWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.LargeVarBinaryVector;
+import org.apache.arrow.vector.LargeVarCharVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeStampMicroTZVector;
+import org.apache.arrow.vector.TimeStampMicroVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.vectorized.ArrowColumnVector;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarArray;
+import org.apache.spark.sql.vectorized.ColumnarMap;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * A flat Arrow vector (booleans, signed integers, floats, dates, microsecond timestamps, decimals,
+ * strings and binaries) read by Spark straight from its buffers: each getter is one load from an
+ * address, with no call behind it. {@link ArrowColumnVector} reads the same memory through an accessor
+ * and the vector's own getter, two virtual calls per value (and per null check) that the JIT cannot
+ * inline in Spark's generated loop, whose one call site serves every column type; here a scan's
+ * per-column call sites each see this one final class. Nested columns keep {@link ArrowColumnVector}.
+ *
+ * <p>Borrows the vector: it must stay open and unchanged while this is read (a batch's lifetime);
+ * closing this leaves it to its reader. Spark asks only for rows below the batch's row count, as with
+ * its own off-heap vectors: no bounds are checked.
+ */
+final class FlatColumnVector extends ColumnVector {
+  private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
+
+  private final FieldVector vector;
+  private final int nullCount;
+  private final long validity; // 0 when no value is null: isNullAt reads nothing
+  private final long data;
+  private final long offsets; // variable-width vectors only
+  private final boolean largeOffsets;
+
+  private FlatColumnVector(DataType type, FieldVector vector, long offsets, boolean largeOffsets) {
+    super(type);
+    this.vector = vector;
+    this.nullCount = vector.getNullCount();
+    this.validity = nullCount == 0 ? 0 : vector.getValidityBufferAddress();
+    this.data = vector.getValueCount() == 0 ? 0 : vector.getDataBufferAddress();
+    this.offsets = offsets;
+    this.largeOffsets = largeOffsets;
+  }
+
+  /**
+   * The column of {@code vector} read as {@code type}: this class for the flat vectors it reads (on
+   * little-endian machines, as Arrow's buffers are laid out), else empty.
+   */
+  static Optional<ColumnVector> of(DataType type, FieldVector vector) {
+    if (!MemoryUtil.LITTLE_ENDIAN) {
+      return Optional.empty();
+    }
+    if (vector instanceof BaseVariableWidthVector v && (v instanceof VarCharVector || v instanceof VarBinaryVector)) {
+      return Optional.of(new FlatColumnVector(type, v, v.getOffsetBufferAddress(), false));
+    }
+    if (vector instanceof BaseLargeVariableWidthVector v && (v instanceof LargeVarCharVector || v instanceof LargeVarBinaryVector)) {
+      return Optional.of(new FlatColumnVector(type, v, v.getOffsetBufferAddress(), true));
+    }
+    boolean fixed = vector instanceof BitVector || vector instanceof TinyIntVector || vector instanceof SmallIntVector
+        || vector instanceof IntVector || vector instanceof BigIntVector || vector instanceof Float4Vector
+        || vector instanceof Float8Vector || vector instanceof DateDayVector || vector instanceof TimeStampMicroVector
+        || vector instanceof TimeStampMicroTZVector || vector instanceof DecimalVector;
+    return fixed ? Optional.of(new FlatColumnVector(type, vector, 0, false)) : Optional.empty();
+  }
+
+  @Override
+  public void close() {}
+
+  @Override
+  public boolean hasNull() {
+    return nullCount > 0;
+  }
+
+  @Override
+  public int numNulls() {
+    return nullCount;
+  }
+
+  @Override
+  public boolean isNullAt(int rowId) {
+    return validity != 0 && (MemoryUtil.getByte(validity + (rowId >>> 3)) >> (rowId & 7) & 1) == 0;
+  }
+
+  @Override
+  public boolean getBoolean(int rowId) {
+    return (MemoryUtil.getByte(data + (rowId >>> 3)) >> (rowId & 7) & 1) != 0;
+  }
+
+  @Override
+  public byte getByte(int rowId) {
+    return MemoryUtil.getByte(data + rowId);
+  }
+
+  @Override
+  public short getShort(int rowId) {
+    return MemoryUtil.getShort(data + 2L * rowId);
+  }
+
+  @Override
+  public int getInt(int rowId) {
+    return MemoryUtil.getInt(data + 4L * rowId);
+  }
+
+  @Override
+  public long getLong(int rowId) {
+    return MemoryUtil.getLong(data + 8L * rowId);
+  }
+
+  @Override
+  public float getFloat(int rowId) {
+    return Float.intBitsToFloat(MemoryUtil.getInt(data + 4L * rowId));
+  }
+
+  @Override
+  public double getDouble(int rowId) {
+    return Double.longBitsToDouble(MemoryUtil.getLong(data + 8L * rowId));
+  }
+
+  /** Decimal128, little-endian two's complement: small precisions fit the low 64 bits (as Spark's longs). */
+  @Override
+  public Decimal getDecimal(int rowId, int precision, int scale) {
+    if (isNullAt(rowId)) {
+      return null;
+    }
+    long at = data + 16L * rowId;
+    long low = MemoryUtil.getLong(at);
+    if (precision <= Decimal.MAX_LONG_DIGITS()) {
+      return Decimal.createUnsafe(low, precision, scale);
+    }
+    long high = MemoryUtil.getLong(at + 8);
+    BigInteger unscaled = BigInteger.valueOf(high).shiftLeft(64).add(low < 0 ? BigInteger.valueOf(low).add(TWO_TO_64) : BigInteger.valueOf(low));
+    return Decimal.apply(new BigDecimal(unscaled, scale), precision, scale);
+  }
+
+  @Override
+  public UTF8String getUTF8String(int rowId) {
+    if (isNullAt(rowId)) {
+      return null;
+    }
+    long start = start(rowId);
+    return UTF8String.fromAddress(null, data + start, (int) (end(rowId) - start));
+  }
+
+  @Override
+  public byte[] getBinary(int rowId) {
+    if (isNullAt(rowId)) {
+      return null;
+    }
+    long start = start(rowId);
+    byte[] bytes = new byte[(int) (end(rowId) - start)];
+    MemoryUtil.copyFromMemory(data + start, bytes, 0, bytes.length);
+    return bytes;
+  }
+
+  private long start(int rowId) {
+    return largeOffsets ? MemoryUtil.getLong(offsets + 8L * rowId) : MemoryUtil.getInt(offsets + 4L * rowId);
+  }
+
+  private long end(int rowId) {
+    return largeOffsets ? MemoryUtil.getLong(offsets + 8L * rowId + 8) : MemoryUtil.getInt(offsets + 4L * rowId + 4);
+  }
+
+  @Override
+  public ColumnarArray getArray(int rowId) {
+    throw unsupported();
+  }
+
+  @Override
+  public ColumnarMap getMap(int rowId) {
+    throw unsupported();
+  }
+
+  @Override
+  public ColumnVector getChild(int ordinal) {
+    throw unsupported();
+  }
+
+  private UnsupportedOperationException unsupported() {
+    return new UnsupportedOperationException(vector.getField().getType() + " is flat: read as " + dataType());
+  }
+}
