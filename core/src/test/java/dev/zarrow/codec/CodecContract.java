@@ -191,6 +191,35 @@ public abstract class CodecContract {
     }
   }
 
+  /**
+   * A whole chunk decoded into a place inside a larger vector (as whole reads do: straight into Arrow
+   * memory where the codecs allow it) holds the chunk's values there and leaves the rest untouched.
+   */
+  @Test
+  void decodesWholeChunksIntoLargerVectors(BufferAllocator allocator) {
+    Random random = Seeds.random(getClass().getSimpleName() + " decodeInto");
+    for (ChunkSpec spec : supportedSpecs()) {
+      CodecPipeline pipeline = pipeline(spec);
+      long[] shape = Regions.toLong(spec.shape());
+      int n = spec.size();
+      try (FieldVector chunk = randomChunk(spec, random, allocator);
+          FieldVector out = spec.dataType().filled(allocator, 3 * n, spec.fillValue());
+          FieldVector fill = spec.dataType().filled(allocator, n, spec.fillValue())) {
+        if (Regions.flatWidth(chunk) <= 0 || shape.length != 1) {
+          continue; // decodeInto fills flat vectors; other layouts go through decodeRegion
+        }
+        ByteSource source = ByteSource.of(Vectors.direct(encode(pipeline, chunk)));
+        pipeline.decodeInto(source, Box.of(shape), out, new long[] {3L * n}, new long[] {n}, allocator);
+        for (int part = 0; part < 3; part++) {
+          try (FieldVector got = Regions.extract(out, new long[] {3L * n}, new Box(new long[] {(long) part * n}, shape), allocator)) {
+            Vectors.assertSameValues(part == 1 ? chunk : fill, got, describe(spec) + " decoded into elements " + n + ".." + (2 * n)
+                + ", part " + part);
+          }
+        }
+      }
+    }
+  }
+
   @Test
   void decodesRegions(BufferAllocator allocator) {
     Random random = Seeds.random(getClass().getSimpleName() + " regions");

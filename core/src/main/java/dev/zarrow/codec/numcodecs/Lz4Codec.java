@@ -60,6 +60,25 @@ final class Lz4Codec implements BytesToBytesCodec {
 
   @Override
   public ByteBuffer decode(ByteBuffer bytes, long expectedSize, long maxSize) {
+    int declared = declaredSize(bytes, expectedSize, maxSize);
+    ByteBuffer out = ByteBuffer.allocateDirect(declared);
+    decompress(bytes, out, 0, declared);
+    return out;
+  }
+
+  /** Straight into the target when it is direct and writable (Arrow memory on the read path): no chunk buffer, no copy. */
+  @Override
+  public void decodeInto(ByteBuffer bytes, ByteBuffer target) {
+    if (!target.isDirect() || target.isReadOnly()) {
+      BytesToBytesCodec.super.decodeInto(bytes, target);
+      return;
+    }
+    int size = target.remaining();
+    decompress(bytes, target, target.position(), declaredSize(bytes, size, size));
+  }
+
+  /** The size the 4-byte header declares, checked against what the block can hold and the caller expects. */
+  private static int declaredSize(ByteBuffer bytes, long expectedSize, long maxSize) {
     if (bytes.remaining() < 4) {
       throw new CorruptChunkException("codec " + NAME + ": " + bytes.remaining() + " bytes hold no 4-byte size header");
     }
@@ -73,18 +92,21 @@ final class Lz4Codec implements BytesToBytesCodec {
       throw new CorruptChunkException("codec " + NAME + ": the header declares " + declared + " bytes, more than the "
           + cap + " bytes " + compressed + " compressed bytes may hold" + (expectedSize < 0 ? " or the chunk limit allows" : ""));
     }
+    return (int) declared;
+  }
+
+  /** Decompresses the block after the header into {@code out} from {@code at}; it must fill exactly {@code declared} bytes. */
+  private static void decompress(ByteBuffer bytes, ByteBuffer out, int at, int declared) {
     ByteBuffer in = Sizes.direct(bytes);
-    ByteBuffer out = ByteBuffer.allocateDirect((int) declared);
     int n;
     try {
-      n = FACTORY.safeDecompressor().decompress(in, in.position() + 4, compressed, out, 0, (int) declared);
+      n = FACTORY.safeDecompressor().decompress(in, in.position() + 4, in.remaining() - 4, out, at, declared);
     } catch (LZ4Exception e) {
       throw new CorruptChunkException("codec " + NAME + ": not a valid LZ4 block: " + e.getMessage(), e);
     }
     if (n != declared) {
       throw new CorruptChunkException("codec " + NAME + ": the block decodes to " + n + " bytes, the header declares " + declared);
     }
-    return out;
   }
 
   /** Makes {@code numcodecs.lz4} codecs. */
