@@ -280,6 +280,12 @@ public final class ZarrArray implements ZarrNode {
       return decodePieces(coords, inChunk, allocator);
     }, options.executor());
     try {
+      if (touched.size() == 1) {
+        Optional<FieldVector> whole = pieces.get(0).takeWhole(dataType.field(name()), outShape, allocator);
+        if (whole.isPresent()) {
+          return new NdVector(whole.get(), outShape);
+        }
+      }
       List<Regions.Piece> parts = new ArrayList<>();
       for (int i = 0; i < touched.size(); i++) {
         Box part = grid.chunkBox(touched.get(i)).intersect(region);

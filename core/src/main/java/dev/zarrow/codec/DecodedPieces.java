@@ -3,8 +3,13 @@ package dev.zarrow.codec;
 import dev.zarrow.grid.Box;
 import dev.zarrow.vector.Regions;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.util.TransferPair;
 
 /**
  * A decoded region as separate pieces that tile it (a shard's inner chunks), each placed by its
@@ -29,6 +34,31 @@ public record DecodedPieces(List<Regions.Piece> pieces) implements AutoCloseable
       n += p.region().size();
     }
     return n;
+  }
+
+  /**
+   * The one piece moved out as a vector of {@code field} (no copy; the caller owns it), when it alone is
+   * the whole region of {@code shape} and of {@code field}'s flat type, with memory under
+   * {@code allocator}'s root (a transfer needs one root); else empty, and nothing changes. A moved piece
+   * is left empty, still closed by {@link #close}. A whole string or boolean chunk read on its own comes
+   * back without being copied into a result.
+   */
+  public Optional<FieldVector> takeWhole(Field field, long[] shape, BufferAllocator allocator) {
+    if (pieces.size() != 1) {
+      return Optional.empty();
+    }
+    Regions.Piece p = pieces.get(0);
+    FieldVector v = p.vector();
+    boolean whole = Arrays.equals(p.shape(), shape) && p.region().equals(Box.of(shape))
+        && Arrays.stream(p.target()).allMatch(t -> t == 0) && v.getValueCount() == Box.of(shape).size();
+    boolean sameFlatType = field.getChildren().isEmpty() && field.getDictionary() == null
+        && v.getField().getChildren().isEmpty() && v.getField().getType().equals(field.getType());
+    if (!whole || !sameFlatType || v.getAllocator().getRoot() != allocator.getRoot()) {
+      return Optional.empty();
+    }
+    TransferPair move = v.getTransferPair(field, allocator);
+    move.transfer();
+    return Optional.of((FieldVector) move.getTo());
   }
 
   /** The same pieces placed {@code by} further (the region's start within a larger region); shares the vectors. */

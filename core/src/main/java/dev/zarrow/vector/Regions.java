@@ -4,7 +4,6 @@ import dev.zarrow.memory.Buffers;
 import dev.zarrow.grid.Box;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
@@ -15,7 +14,6 @@ import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.util.TransferPair;
 
 /**
  * Copies of hyper-rectangular regions between flat C-order vectors. Fixed-width vectors (and fixed
@@ -28,18 +26,6 @@ public final class Regions {
 
   /** A part of an output: {@code region} of {@code vector} (of {@code shape}) goes to {@code target}. */
   public record Piece(FieldVector vector, long[] shape, Box region, long[] target) {}
-
-  /**
-   * Whether {@code p} is all of an output of {@code shape}, of {@code field}'s flat type, with memory from
-   * {@code allocator}'s root (a transfer needs one root).
-   */
-  private static boolean isWhole(Piece p, long[] shape, Field field, BufferAllocator allocator) {
-    FieldVector v = p.vector();
-    return Arrays.equals(p.shape(), shape) && p.region().equals(Box.of(shape)) && Arrays.stream(p.target()).allMatch(t -> t == 0)
-        && v.getValueCount() == Box.of(shape).size() && field.getChildren().isEmpty() && v.getField().getChildren().isEmpty()
-        && v.getField().getType().equals(field.getType()) && field.getDictionary() == null
-        && v.getAllocator().getRoot() == allocator.getRoot();
-  }
 
   /** True when elements of {@code vector} are fixed-size runs of one data buffer (memcpy-able). */
   public static boolean isFixedWidth(FieldVector vector) {
@@ -218,17 +204,10 @@ public final class Regions {
 
   /**
    * A new vector of {@code shape} (owned by the caller) assembled from {@code pieces} that together cover
-   * it exactly. Pieces are borrowed, except that one piece of a flat type that is the whole output is
-   * moved into it (no copy; the piece is left empty, still the lender's to close). {@code field} gives the
-   * output type.
+   * it exactly. Pieces are borrowed. {@code field} gives the output type.
    */
   public static FieldVector assemble(Field field, long[] shape, List<Piece> pieces, BufferAllocator allocator) {
     int count = Math.toIntExact(Box.of(shape).size());
-    if (pieces.size() == 1 && isWhole(pieces.get(0), shape, field, allocator)) {
-      TransferPair move = pieces.get(0).vector().getTransferPair(field, allocator);
-      move.transfer();
-      return (FieldVector) move.getTo();
-    }
     FieldVector out = Fields.createVector(field, allocator);
     try {
       boolean flat = !pieces.isEmpty();
