@@ -26,38 +26,21 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.vectorized.ArrowColumnVector;
 import org.apache.spark.sql.vectorized.ColumnVector;
-import org.apache.spark.sql.vectorized.ColumnarArray;
-import org.apache.spark.sql.vectorized.ColumnarMap;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * A flat Arrow vector (booleans, signed integers, floats, dates, microsecond timestamps, decimals,
- * strings and binaries) read by Spark straight from its buffers: each getter is one load from an
- * address, with no call behind it. {@link ArrowColumnVector} reads the same memory through an accessor
- * and the vector's own getter, two virtual calls per value (and per null check) that the JIT cannot
- * inline in Spark's generated loop, whose one call site serves every column type; here a scan's
- * per-column call sites each see this one final class. Nested columns keep {@link ArrowColumnVector}.
- *
- * <p>Borrows the vector: it must stay open and unchanged while this is read (a batch's lifetime);
- * closing this leaves it to its reader. Spark asks only for rows below the batch's row count, as with
- * its own off-heap vectors: no bounds are checked.
+ * strings and binaries) read by Spark straight from its buffers (see {@link BufferColumnVector}).
+ * Nested columns keep {@link ArrowColumnVector}.
  */
-final class FlatColumnVector extends ColumnVector {
+final class FlatColumnVector extends BufferColumnVector {
   private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
 
-  private final FieldVector vector;
-  private final int nullCount;
-  private final long validity; // 0 when no value is null: isNullAt reads nothing
-  private final long data;
   private final long offsets; // variable-width vectors only
   private final boolean largeOffsets;
 
   private FlatColumnVector(DataType type, FieldVector vector, long offsets, boolean largeOffsets) {
-    super(type);
-    this.vector = vector;
-    this.nullCount = vector.getNullCount();
-    this.validity = nullCount == 0 ? 0 : vector.getValidityBufferAddress();
-    this.data = vector.getValueCount() == 0 ? 0 : vector.getDataBufferAddress();
+    super(type, vector);
     this.offsets = offsets;
     this.largeOffsets = largeOffsets;
   }
@@ -81,24 +64,6 @@ final class FlatColumnVector extends ColumnVector {
         || vector instanceof Float8Vector || vector instanceof DateDayVector || vector instanceof TimeStampMicroVector
         || vector instanceof TimeStampMicroTZVector || vector instanceof DecimalVector;
     return fixed ? Optional.of(new FlatColumnVector(type, vector, 0, false)) : Optional.empty();
-  }
-
-  @Override
-  public void close() {}
-
-  @Override
-  public boolean hasNull() {
-    return nullCount > 0;
-  }
-
-  @Override
-  public int numNulls() {
-    return nullCount;
-  }
-
-  @Override
-  public boolean isNullAt(int rowId) {
-    return validity != 0 && (MemoryUtil.getByte(validity + (rowId >>> 3)) >> (rowId & 7) & 1) == 0;
   }
 
   @Override
@@ -178,24 +143,5 @@ final class FlatColumnVector extends ColumnVector {
 
   private long end(int rowId) {
     return largeOffsets ? MemoryUtil.getLong(offsets + 8L * rowId + 8) : MemoryUtil.getInt(offsets + 4L * rowId + 4);
-  }
-
-  @Override
-  public ColumnarArray getArray(int rowId) {
-    throw unsupported();
-  }
-
-  @Override
-  public ColumnarMap getMap(int rowId) {
-    throw unsupported();
-  }
-
-  @Override
-  public ColumnVector getChild(int ordinal) {
-    throw unsupported();
-  }
-
-  private UnsupportedOperationException unsupported() {
-    return new UnsupportedOperationException(vector.getField().getType() + " is flat: read as " + dataType());
   }
 }

@@ -1,0 +1,126 @@
+package dev.zarrow.spark;
+
+import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.vectorized.ArrowColumnVector;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarArray;
+import org.apache.spark.sql.vectorized.ColumnarMap;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * A Spark column over a flat Arrow vector, read straight from its buffers: nulls from the validity
+ * bitmap here, values by each subclass, one load per value with no call behind it. Spark's
+ * {@link ArrowColumnVector} reads the same memory through an accessor and the vector's own getter, two
+ * virtual calls per value (and per null check) that the JIT cannot inline in Spark's generated loop,
+ * whose one call site serves every column type; here a scan's per-column call sites each see one final
+ * class. A getter a subclass does not override is not its Spark type's and throws.
+ *
+ * <p>Borrows the vector: it must stay open and unchanged while this is read (a batch's lifetime);
+ * closing this leaves it to its reader. Spark asks only for rows below the batch's row count, as with
+ * its own off-heap vectors: no bounds are checked.
+ */
+abstract class BufferColumnVector extends ColumnVector {
+  final FieldVector vector;
+  private final int nullCount;
+  private final long validity; // 0 when no value is null: isNullAt reads nothing
+  /** The data buffer; 0 when empty or on a big-endian machine (multi-byte values then in another order). */
+  final long data;
+
+  BufferColumnVector(DataType type, FieldVector vector) {
+    super(type);
+    this.vector = vector;
+    this.nullCount = vector.getNullCount();
+    this.validity = nullCount == 0 ? 0 : vector.getValidityBufferAddress(); // bits in bytes: any byte order
+    this.data = MemoryUtil.LITTLE_ENDIAN && vector.getValueCount() > 0 ? vector.getDataBufferAddress() : 0;
+  }
+
+  @Override
+  public final void close() {}
+
+  @Override
+  public final boolean hasNull() {
+    return nullCount > 0;
+  }
+
+  @Override
+  public final int numNulls() {
+    return nullCount;
+  }
+
+  @Override
+  public final boolean isNullAt(int rowId) {
+    return validity != 0 && (MemoryUtil.getByte(validity + (rowId >>> 3)) >> (rowId & 7) & 1) == 0;
+  }
+
+  @Override
+  public boolean getBoolean(int rowId) {
+    throw unsupported();
+  }
+
+  @Override
+  public byte getByte(int rowId) {
+    throw unsupported();
+  }
+
+  @Override
+  public short getShort(int rowId) {
+    throw unsupported();
+  }
+
+  @Override
+  public int getInt(int rowId) {
+    throw unsupported();
+  }
+
+  @Override
+  public long getLong(int rowId) {
+    throw unsupported();
+  }
+
+  @Override
+  public float getFloat(int rowId) {
+    throw unsupported();
+  }
+
+  @Override
+  public double getDouble(int rowId) {
+    throw unsupported();
+  }
+
+  @Override
+  public Decimal getDecimal(int rowId, int precision, int scale) {
+    throw unsupported();
+  }
+
+  @Override
+  public UTF8String getUTF8String(int rowId) {
+    throw unsupported();
+  }
+
+  @Override
+  public byte[] getBinary(int rowId) {
+    throw unsupported();
+  }
+
+  @Override
+  public final ColumnarArray getArray(int rowId) {
+    throw unsupported();
+  }
+
+  @Override
+  public final ColumnarMap getMap(int rowId) {
+    throw unsupported();
+  }
+
+  @Override
+  public final ColumnVector getChild(int ordinal) {
+    throw unsupported();
+  }
+
+  private UnsupportedOperationException unsupported() {
+    return new UnsupportedOperationException(vector.getField().getType() + " read as " + dataType());
+  }
+}
