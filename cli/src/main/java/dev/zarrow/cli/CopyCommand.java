@@ -51,8 +51,10 @@ import picocli.CommandLine.Parameters;
  * every destination chunk is written once, whole (never read back and merged), memory stays at about a
  * block, and source chunks are decoded about once. Only blocks where the source stores a chunk are
  * visited, found from the store's listing (as {@code check} does), so a sparse array copies in the
- * time of its stored chunks, not of its grid; the others read as the fill value. Prints the
- * destination's {@code info} JSON.
+ * time of its stored chunks, not of its grid; the others read as the fill value. A store that cannot
+ * list (http) is asked for each chunk key, at most {@code --max-probes} (default
+ * {@value #DEFAULT_MAX_PROBES}); a grid of more chunks is refused before anything is written (exit 2).
+ * Prints the destination's {@code info} JSON.
  */
 @Command(
     name = "copy",
@@ -96,6 +98,14 @@ final class CopyCommand extends ZarrowCommand {
       description = "The format to write: 3 (the default; a Zarr v2 source becomes v3) or 2 (.zarray, chunk keys 0.0).")
   int zarrFormat;
 
+  /** The most chunk keys asked for one by one, by default, when the source store cannot list its keys. */
+  static final long DEFAULT_MAX_PROBES = 1_000_000;
+
+  @Option(names = "--max-probes", paramLabel = "N", defaultValue = "" + DEFAULT_MAX_PROBES,
+      description = "When the source store cannot list its keys (http), ask for at most N chunk keys one by one"
+          + " (default: ${DEFAULT-VALUE}); an array of more chunks is refused before anything is written.")
+  long maxProbes;
+
   @Override
   public Integer call() throws IOException {
     if (zarrFormat != 2 && zarrFormat != 3) {
@@ -108,6 +118,7 @@ final class CopyCommand extends ZarrowCommand {
     try (Store src = openExisting(source); BufferAllocator allocator = new RootAllocator()) {
       ZarrArray in = Zarr.openArray(src, from, options);
       ArrayMetadata metadata = newMetadata(in, to, options); // bad options are refused before the destination is made
+      checkProbes(in);
       try (WritableStore dst = openWritable(destination)) {
         Destination.check(this, dst, destination.toString(), to, true, overwrite, options);
         try (NodeWriter writer = NodeWriter.begin(dst, to, options)) {
@@ -123,6 +134,24 @@ final class CopyCommand extends ZarrowCommand {
       }
     }
     return Main.OK;
+  }
+
+  /**
+   * Refuses, before the destination is made, a source whose store cannot list its keys when its grid has
+   * more chunks than {@code --max-probes}: each would be asked for one by one, and a huge sparse grid
+   * (a shape of 10^12 elements holds few chunks) would never end.
+   */
+  private void checkProbes(ZarrArray in) {
+    if (maxProbes <= 0) {
+      throw usage("--max-probes " + maxProbes + ": must be a positive number of chunk keys");
+    }
+    if (in.store().canList() || in.chunkCount() <= maxProbes) {
+      return;
+    }
+    throw usage("--max-probes " + maxProbes + ": the source " + source + " cannot list its keys, so copy would ask for each of"
+        + " the " + in.chunkCount() + " chunks of array '" + show(in.path()) + "' (shape " + Arrays.toString(in.shape())
+        + ", chunks " + Arrays.toString(in.grid().chunkShape()) + ") one by one; copy from a store that lists its keys"
+        + " (a directory, a zip archive, s3://) or raise --max-probes");
   }
 
   /** Refuses a destination inside the source array or the other way round (creating it would delete data). */

@@ -47,6 +47,19 @@ class StoreLocationsCliTest {
       Cli.Result ls = Cli.run("ls", http);
       assertEquals(3, ls.exit(), ls.toString());
       assertTrue((ls.out() + ls.err()).contains("cannot list keys"), ls.toString());
+      // A huge sparse grid over a store that cannot list: refused at once, nothing written (it would never end).
+      Files.writeString(Files.createDirectories(www.resolve("demo/huge")).resolve("zarr.json"), "{\"zarr_format\": 3, \"node_type\": \"array\","
+          + " \"shape\": [1000000000000], \"data_type\": \"int8\", \"chunk_grid\": {\"name\": \"regular\","
+          + " \"configuration\": {\"chunk_shape\": [10]}}, \"chunk_key_encoding\": {\"name\": \"default\"},"
+          + " \"fill_value\": 0, \"codecs\": [{\"name\": \"bytes\"}]}");
+      Cli.Result huge = Cli.run("copy", http, "huge", dir.resolve("huge-copy").toString(), "huge");
+      assertEquals(2, huge.exit(), huge.toString());
+      assertTrue(huge.err().contains("--max-probes 1000000") && huge.err().contains("100000000000 chunks")
+          && huge.err().contains("cannot list its keys"), huge.err());
+      assertTrue(!Files.exists(dir.resolve("huge-copy")), "nothing written");
+      Cli.Result probed = Cli.run("copy", http, "numbers/grid", dir.resolve("probed").toString(), "grid", "--max-probes", "1");
+      assertEquals(2, probed.exit(), probed.toString());
+      assertTrue(!Files.exists(dir.resolve("probed")), "nothing written");
       Cli.Result readOnly = Cli.run("copy", http, "numbers/grid", http, "x");
       assertEquals(2, readOnly.exit(), readOnly.toString());
       assertTrue(readOnly.err().contains("read-only"), readOnly.err());
