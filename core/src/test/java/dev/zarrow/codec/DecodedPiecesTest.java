@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.zarrow.grid.Box;
 import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.Vectors;
 import dev.zarrow.vector.Regions;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -23,23 +23,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class DecodedPiecesTest {
   private static final Field WORDS = new Field("words", FieldType.nullable(ArrowType.Utf8.INSTANCE), null);
 
-  private static VarCharVector words(BufferAllocator allocator, String... values) {
-    VarCharVector v = new VarCharVector("", allocator);
-    v.allocateNew();
-    for (int i = 0; i < values.length; i++) {
-      if (values[i] == null) {
-        v.setNull(i);
-      } else {
-        v.setSafe(i, values[i].getBytes(StandardCharsets.UTF_8));
-      }
-    }
-    v.setValueCount(values.length);
-    return v;
-  }
-
   @Test
   void theOneWholePieceMovesOutUncopied(BufferAllocator allocator) {
-    VarCharVector piece = words(allocator, "a", null, "ccc");
+    VarCharVector piece = Vectors.utf8(allocator, "", "a", null, "ccc");
     long data = piece.getDataBufferAddress();
     try (DecodedPieces pieces = DecodedPieces.whole(piece, new long[] {3})) {
       try (FieldVector taken = pieces.takeWhole(WORDS, new long[] {3}, allocator).orElseThrow()) {
@@ -57,12 +43,12 @@ class DecodedPiecesTest {
   void otherPiecesStayPut(BufferAllocator allocator) {
     // Two pieces, a piece that is part of a larger output, and a piece of another type.
     try (DecodedPieces two = new DecodedPieces(List.of(
-        new Regions.Piece(words(allocator, "a"), new long[] {1}, Box.of(new long[] {1}), new long[] {0}),
-        new Regions.Piece(words(allocator, "b"), new long[] {1}, Box.of(new long[] {1}), new long[] {1})))) {
+        new Regions.Piece(Vectors.utf8(allocator, "", "a"), new long[] {1}, Box.of(new long[] {1}), new long[] {0}),
+        new Regions.Piece(Vectors.utf8(allocator, "", "b"), new long[] {1}, Box.of(new long[] {1}), new long[] {1})))) {
       assertTrue(two.takeWhole(WORDS, new long[] {2}, allocator).isEmpty());
       assertEquals(1, two.pieces().get(0).vector().getValueCount());
     }
-    try (DecodedPieces part = DecodedPieces.whole(words(allocator, "a", "b"), new long[] {2})) {
+    try (DecodedPieces part = DecodedPieces.whole(Vectors.utf8(allocator, "", "a", "b"), new long[] {2})) {
       assertTrue(part.takeWhole(WORDS, new long[] {3}, allocator).isEmpty());
       assertEquals(2, part.pieces().get(0).vector().getValueCount());
     }
