@@ -1,5 +1,6 @@
 package dev.zarrow.spark;
 
+import java.math.BigInteger;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.spark.sql.types.DataType;
@@ -23,6 +24,8 @@ import org.apache.spark.unsafe.types.UTF8String;
  * its own off-heap vectors: no bounds are checked.
  */
 abstract class BufferColumnVector extends ColumnVector {
+  private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
+
   final FieldVector vector;
   private final int nullCount;
   private final long validity; // 0 when no value is null: isNullAt reads nothing
@@ -118,6 +121,12 @@ abstract class BufferColumnVector extends ColumnVector {
   @Override
   public final ColumnVector getChild(int ordinal) {
     throw unsupported();
+  }
+
+  /** The 64 bits of {@code bits} as an unsigned number (a uint64, the low half of a Decimal128). */
+  static BigInteger unsigned(long bits) {
+    BigInteger value = BigInteger.valueOf(bits);
+    return bits < 0 ? value.add(TWO_TO_64) : value;
   }
 
   private UnsupportedOperationException unsupported() {

@@ -34,8 +34,6 @@ import org.apache.spark.unsafe.types.UTF8String;
  * Nested columns keep {@link ArrowColumnVector}.
  */
 final class FlatColumnVector extends BufferColumnVector {
-  private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
-
   private final long offsets; // variable-width vectors only
   private final boolean largeOffsets;
 
@@ -113,7 +111,7 @@ final class FlatColumnVector extends BufferColumnVector {
       return Decimal.createUnsafe(low, precision, scale);
     }
     long high = MemoryUtil.getLong(at + 8);
-    BigInteger unscaled = BigInteger.valueOf(high).shiftLeft(64).add(low < 0 ? BigInteger.valueOf(low).add(TWO_TO_64) : BigInteger.valueOf(low));
+    BigInteger unscaled = BigInteger.valueOf(high).shiftLeft(64).add(unsigned(low));
     return Decimal.apply(new BigDecimal(unscaled, scale), precision, scale);
   }
 

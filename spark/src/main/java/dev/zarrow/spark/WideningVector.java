@@ -1,6 +1,5 @@
 package dev.zarrow.spark;
 
-import java.math.BigInteger;
 import org.apache.arrow.memory.util.Float16;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.FieldVector;
@@ -19,8 +18,6 @@ import org.apache.spark.sql.types.Decimal;
  * machines through the vector's getters).
  */
 final class WideningVector extends BufferColumnVector {
-  private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
-
   WideningVector(DataType type, FieldVector vector) {
     super(type, vector);
   }
@@ -51,7 +48,6 @@ final class WideningVector extends BufferColumnVector {
       return null;
     }
     long bits = data != 0 ? MemoryUtil.getLong(data + 8L * rowId) : ((UInt8Vector) vector).get(rowId);
-    BigInteger value = BigInteger.valueOf(bits);
-    return Decimal.apply(new java.math.BigDecimal(bits < 0 ? value.add(TWO_TO_64) : value), precision, scale);
+    return Decimal.apply(new java.math.BigDecimal(unsigned(bits)), precision, scale);
   }
 }
