@@ -65,10 +65,19 @@ public final class V2Metadata {
     if (!doc.isObject()) {
       throw new MetadataException("expected a JSON object, got " + Json.kind(doc));
     }
-    JsonNode format = doc.get("zarr_format");
-    if (format == null || !format.isIntegralNumber() || format.asLong() != 2) {
+    JsonNode format = present(doc, "zarr_format");
+    if (!format.isIntegralNumber() || format.asLong() != 2) {
       throw new MetadataException("/zarr_format: expected 2, got " + Json.kind(format));
     }
+  }
+
+  /** The value of {@code key}, which the v2 spec requires even where it allows null. */
+  private static JsonNode present(JsonNode doc, String key) {
+    JsonNode node = doc.get(key);
+    if (node == null) {
+      throw new MetadataException("/" + key + ": missing (the Zarr v2 spec requires it)");
+    }
+    return node;
   }
 
   private static ArrayMetadata parseArray(JsonNode doc, ObjectNode attributes) {
@@ -86,12 +95,11 @@ public final class V2Metadata {
       chunkShape.add((int) chunks[i]);
     }
     V2DataTypes.Parsed dtype = V2DataTypes.parse(ArrayMetadata.require(doc, "dtype"), "/dtype");
-    if (!doc.has("compressor")) {
-      throw new MetadataException("/compressor: missing");
-    }
-    if (!doc.has("fill_value")) {
-      throw new MetadataException("/fill_value: missing");
-    }
+    // Keys whose value may be null, but which the v2 spec requires all the same (zarr-python 2 refuses
+    // a document without them): a missing "filters" read as null would decode delta or shuffle data raw.
+    present(doc, "compressor");
+    present(doc, "fill_value");
+    present(doc, "filters");
     JsonNode order = ArrayMetadata.require(doc, "order");
     if (!order.isTextual() || !(order.textValue().equals("C") || order.textValue().equals("F"))) {
       throw new MetadataException("/order: expected \"C\" or \"F\", got " + Json.kind(order));
@@ -109,7 +117,7 @@ public final class V2Metadata {
     List<NamedConfig> bytesFilters = new ArrayList<>();
     NamedConfig serializer = null;
     JsonNode filters = doc.get("filters");
-    if (filters != null && !filters.isNull()) {
+    if (!filters.isNull()) {
       if (!filters.isArray()) {
         throw new MetadataException("/filters: expected a list or null, got " + Json.kind(filters));
       }

@@ -161,12 +161,20 @@ class V2MetadataTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"shape", "chunks", "dtype", "compressor", "fill_value", "order"})
-  void missingKeysAreNamed(String key) {
+  @CsvSource({"zarr_format", "shape", "chunks", "dtype", "compressor", "fill_value", "order", "filters"})
+  void everyKeyTheSpecRequiresIsRequired(String key) {
     ObjectNode doc = zarray("\"<i4\"", "");
     doc.remove(key);
     MetadataException e = assertThrows(MetadataException.class, () -> parse(doc));
     assertTrue(e.getMessage().contains("/" + key + ": missing"), e.getMessage());
+    assertTrue(e.getMessage().contains(".zarray"), e.getMessage());
+  }
+
+  @Test
+  void aGroupWithoutItsFormatIsRefused() {
+    MetadataException e = assertThrows(MetadataException.class,
+        () -> V2Metadata.parseGroup(Json.parse("{}", "g"), null, ".zgroup"));
+    assertTrue(e.getMessage().contains("/zarr_format: missing") && e.getMessage().contains(".zgroup"), e.getMessage());
   }
 
   @Test
