@@ -15,6 +15,10 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.zarrow.error.MetadataException;
 import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /** The one JSON configuration of zarrow: exact numbers, bounded documents, stable output. */
@@ -72,9 +76,16 @@ public final class Json {
     return parse(array, what);
   }
 
+  /**
+   * Parses a document of UTF-8 bytes; {@code what} (e.g. the key) names it in errors. The bytes are
+   * decoded as strict UTF-8 first (RFC 8259 documents are UTF-8): an overlong form ({@code C0 80}), an
+   * encoded surrogate or a byte that starts nothing is refused naming its offset, where Jackson's own
+   * decoder would let the first two through; a leading byte order mark is ignored, as RFC 8259 allows.
+   */
   public static JsonNode parse(byte[] bytes, String what) {
+    String text = strictUtf8(bytes, what);
     try {
-      JsonNode node = MAPPER.readTree(bytes);
+      JsonNode node = MAPPER.readTree(text);
       if (node == null || node.isMissingNode()) {
         throw new MetadataException(what + ": empty document");
       }
@@ -84,6 +95,29 @@ public final class Json {
     } catch (java.io.IOException e) {
       throw new MetadataException(what + ": cannot read JSON: " + e.getMessage(), e);
     }
+  }
+
+  private static String strictUtf8(byte[] bytes, String what) {
+    int start = bytes.length >= 3 && (bytes[0] & 0xff) == 0xef && (bytes[1] & 0xff) == 0xbb && (bytes[2] & 0xff) == 0xbf ? 3 : 0;
+    ByteBuffer in = ByteBuffer.wrap(bytes, start, bytes.length - start);
+    CharBuffer out = CharBuffer.allocate(in.remaining()); // UTF-8 never decodes to more chars than bytes
+    CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    CoderResult result = decoder.decode(in, out, true);
+    if (result.isUnderflow()) {
+      result = decoder.flush(out);
+    }
+    if (result.isError()) {
+      int at = in.position();
+      // The malformed bytes, and the continuation bytes after them (C0 80 is shown whole, not as C0).
+      StringBuilder seen = new StringBuilder();
+      for (int i = at; i < bytes.length && (i < at + result.length() || i < at + 4 && (bytes[i] & 0xc0) == 0x80); i++) {
+        seen.append(seen.length() == 0 ? "" : " ").append(String.format("%02X", bytes[i] & 0xff));
+      }
+      throw new MetadataException(what + ": not valid UTF-8: bytes " + seen + " at byte offset " + at);
+    }
+    return out.flip().toString();
   }
 
   /**

@@ -2,8 +2,8 @@ package dev.zarrow.flight;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.zarrow.error.MetadataException;
 import dev.zarrow.metadata.Json;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.apache.arrow.flight.Ticket;
 
@@ -39,8 +39,8 @@ final class Tickets {
   static Rows parse(Ticket ticket) {
     JsonNode json;
     try {
-      json = Json.MAPPER.readTree(ticket.getBytes());
-    } catch (IOException e) {
+      json = Json.parse(ticket.getBytes(), "ticket"); // strict UTF-8, as every document zarrow reads
+    } catch (MetadataException e) {
       json = null;
     }
     if (json == null || !json.isObject() || json.path(KIND).asInt() != VERSION || !json.path("path").isTextual()
