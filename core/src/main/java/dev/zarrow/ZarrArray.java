@@ -227,8 +227,13 @@ public final class ZarrArray implements ZarrNode {
   public Optional<FieldVector> decodeChunk(long[] coords, BufferAllocator allocator) {
     checkCoords(coords);
     try {
-      Optional<ByteBuffer> bytes = store.get(chunkKey(coords));
-      return bytes.map(b -> pipeline.decode(b, allocator));
+      Optional<ByteSource> stored = store.source(chunkKey(coords));
+      if (stored.isEmpty()) {
+        return Optional.empty();
+      }
+      try (ByteSource source = stored.get()) {
+        return Optional.of(pipeline.decode(source, allocator)); // refused from its size before it is read
+      }
     } catch (ZarrException e) {
       throw e.withContext(context(coords));
     }

@@ -13,7 +13,6 @@ import dev.zarrow.ZarrOptions;
 import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.store.ByteSource;
 import dev.zarrow.store.Store;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -208,13 +207,16 @@ final class CheckCommand extends ZarrowCommand {
       try {
         FieldVector out = outputs.take();
         if (out == null) {
-          Optional<ByteBuffer> stored = store.get(chunk.key());
+          Optional<ByteSource> stored = store.source(chunk.key());
           if (stored.isEmpty()) {
             return; // deleted while we looked: nothing to verify
           }
-          counted(stored.get().remaining(), verified);
-          // A shard's inner chunks are decoded (in parallel) and checked, never assembled into one vector.
-          array.pipeline().verify(stored.get(), allocator);
+          try (ByteSource source = stored.get()) {
+            counted(source.size(), verified);
+            // A shard's inner chunks are decoded (in parallel) and checked, never assembled into one vector;
+            // a chunk larger than any of its spec is refused from its size, before it is read.
+            array.pipeline().verify(source, allocator);
+          }
           return;
         }
         try {

@@ -50,6 +50,14 @@ public non-sealed interface ArrayToBytesCodec extends Codec {
   }
 
   /**
+   * The most bytes a chunk of {@code spec} may take encoded, when the spec bounds it (see {@link
+   * BytesToBytesCodec#maxEncodedSize}): {@link #encodedSize} unless a codec says more.
+   */
+  default OptionalLong maxEncodedSize(ChunkSpec spec) {
+    return encodedSize(spec);
+  }
+
+  /**
    * What {@link #decodeRegion} reads first from a chunk for {@code region} (a shard's index), so that a
    * network store fetches it with the request that finds the chunk ({@link
    * dev.zarrow.store.Store#source(String, ByteRange)}); empty when the whole chunk is read.

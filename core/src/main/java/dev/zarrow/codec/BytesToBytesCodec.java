@@ -47,4 +47,24 @@ public non-sealed interface BytesToBytesCodec extends Codec {
   default OptionalLong encodedSize(long decodedSize) {
     return OptionalLong.empty();
   }
+
+  /**
+   * The most bytes the encoding of {@code decodedSize} bytes may take, when this codec bounds it (empty
+   * when it does not): what lets a reader refuse a stored chunk from its size alone, before reading or
+   * allocating it. Codecs of fixed output size give {@link #encodedSize}; compressors give
+   * {@link #compressedBound}.
+   */
+  default OptionalLong maxEncodedSize(long decodedSize) {
+    return encodedSize(decodedSize);
+  }
+
+  /**
+   * A bound on what a compressor makes of {@code decodedSize} bytes: {@code n + n/16 + 64 KiB}, above
+   * the worst case (incompressible input) of every compressor Zarr uses: deflate (gzip, zlib) adds 5
+   * bytes per 64 KiB block and its header, zstd about n/256, lz4 n/255 + 16, blosc 16 or 32, bz2 1% + 600;
+   * the 64 KiB leave room for a gzip header's optional name and comment.
+   */
+  static long compressedBound(long decodedSize) {
+    return decodedSize + decodedSize / 16 + (64 << 10);
+  }
 }

@@ -31,6 +31,7 @@ public final class CodecPipeline {
   private final List<BytesToBytesCodec> bytesCodecs;
   private final long[] decodedSizes; // decodedSizes[i]: exact output size of decoding bytesCodecs.get(i), or -1
   private final long encodedSize;
+  private final long maxStoredSize; // the most bytes a stored chunk may take, or -1 when the chain does not bound it
   private final boolean rawLayout; // the bytes->bytes codecs' output is the chunk's Arrow data buffer
   private final ChunkSpec spec;
   private final CodecOptions options;
@@ -93,6 +94,11 @@ public final class CodecPipeline {
       size = size.isPresent() ? b2b.get(i).encodedSize(size.getAsLong()) : OptionalLong.empty();
     }
     this.encodedSize = size.orElse(-1);
+    OptionalLong max = a2b.maxEncodedSize(current);
+    for (BytesToBytesCodec b : b2b) {
+      max = max.isPresent() ? b.maxEncodedSize(max.getAsLong()) : OptionalLong.empty();
+    }
+    this.maxStoredSize = max.orElse(-1);
     this.rawLayout = a2a.isEmpty() && a2b.isArrowLayout(current);
     this.declared = List.copyOf(codecs);
     this.bound = List.copyOf(chain);
@@ -160,6 +166,26 @@ public final class CodecPipeline {
     return encodedSize < 0 ? OptionalLong.empty() : OptionalLong.of(encodedSize);
   }
 
+  /**
+   * The most bytes a stored chunk may take (its exact size when fixed; a compressor's worst case), when
+   * the codecs bound it, else empty.
+   */
+  public OptionalLong maxStoredSize() {
+    return maxStoredSize < 0 ? OptionalLong.empty() : OptionalLong.of(maxStoredSize);
+  }
+
+  /**
+   * Refuses a stored chunk larger than any chunk of this spec can be, from its size alone: before it is
+   * read, so that a store that learns a value's size before reading it (a zip entry's declared size, an
+   * HTTP answer's length) allocates nothing for one that lies.
+   */
+  private void checkStoredSize(ByteSource source) {
+    if (maxStoredSize >= 0 && source.size() > maxStoredSize) {
+      throw new CorruptChunkException("the stored chunk is " + source.size() + " bytes, more than a " + spec + " can take ("
+          + maxStoredSize + (encodedSize == maxStoredSize ? "" : " at most") + ")");
+    }
+  }
+
   /** True when only the serializer runs, so it sees the stored bytes (and can read parts of them). */
   private boolean serializerOnly() {
     return arrayCodecs.isEmpty() && bytesCodecs.isEmpty();
@@ -212,6 +238,15 @@ public final class CodecPipeline {
     }
   }
 
+  /**
+   * Decodes the stored chunk in {@code source} into a chunk of {@code spec().size()} elements owned by the
+   * caller; a source larger than any chunk of the spec is refused before it is read.
+   */
+  public FieldVector decode(ByteSource source, BufferAllocator allocator) {
+    checkStoredSize(source);
+    return decode(source.readAll(), allocator);
+  }
+
   /** Decodes stored bytes into a chunk of {@code spec().size()} elements owned by the caller. */
   public FieldVector decode(ByteBuffer stored, BufferAllocator allocator) {
     ByteBuffer bytes = stored;
@@ -244,6 +279,7 @@ public final class CodecPipeline {
 
   /** The elements of {@code region} (relative to the chunk) in C order; reads only what it needs where it can. */
   public FieldVector decodeRegion(ByteSource source, Box region, BufferAllocator allocator) {
+    checkStoredSize(source);
     if (serializerOnly()) {
       FieldVector out = serializer.decodeRegion(source, spec, region, allocator);
       if (out.getValueCount() != region.size()) {
@@ -261,6 +297,7 @@ public final class CodecPipeline {
    * (see {@link ArrayToBytesCodec#decodePieces}): a shard's inner chunks unassembled, else one piece.
    */
   public DecodedPieces decodePieces(ByteSource source, Box region, BufferAllocator allocator) {
+    checkStoredSize(source);
     if (!serializerOnly()) {
       return DecodedPieces.whole(decodeRegion(source, region, allocator), region.shape());
     }
@@ -278,12 +315,17 @@ public final class CodecPipeline {
    * chunk verified. A shard's inner chunks are decoded (in parallel) but never assembled into one vector.
    */
   public void verify(ByteBuffer stored, BufferAllocator allocator) {
+    // As decode: writable bytes are the caller's own and may be wrapped, read-only ones are copied from.
+    verify(stored.isReadOnly() ? ByteSource.of(stored) : ByteSource.owned(stored), allocator);
+  }
+
+  /** {@link #verify(ByteBuffer, BufferAllocator)} of the chunk in {@code source}, refused from its size first. */
+  public void verify(ByteSource source, BufferAllocator allocator) {
+    checkStoredSize(source);
     if (!serializerOnly()) {
-      decode(stored, allocator).close();
+      decode(source.readAll(), allocator).close();
       return;
     }
-    // As decode: writable bytes are the caller's own and may be wrapped, read-only ones are copied from.
-    ByteSource source = stored.isReadOnly() ? ByteSource.of(stored) : ByteSource.owned(stored);
     decodePieces(source, Box.of(spec.shape()), allocator).close();
   }
 
@@ -319,6 +361,7 @@ public final class CodecPipeline {
   public void decodeInto(
       ByteSource source, Box region, FieldVector out, long[] outShape, long[] outStart, BufferAllocator allocator,
       ScratchBuffers scratch) {
+    checkStoredSize(source);
     int count = Math.toIntExact(region.size());
     if (rawLayout
         && region.covers(spec.shape())

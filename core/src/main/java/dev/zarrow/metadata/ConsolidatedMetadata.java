@@ -312,7 +312,7 @@ public final class ConsolidatedMetadata {
    */
   public static ConsolidatedMetadata consolidate(WritableStore store, String path) {
     String v3Key = join(path, "zarr.json");
-    Optional<ByteBuffer> v3 = store.get(v3Key);
+    Optional<ByteBuffer> v3 = readDocument(store, v3Key);
     if (v3.isPresent()) {
       String what = v3Key + " in " + store.describe();
       JsonNode doc = Json.parse(v3.get(), what);
@@ -359,7 +359,7 @@ public final class ConsolidatedMetadata {
     for (String child : store.listDir(prefix).prefixes()) {
       String name = child.substring(prefix.length(), child.length() - 1);
       String key = child + "zarr.json";
-      Optional<ByteBuffer> bytes = store.get(key);
+      Optional<ByteBuffer> bytes = readDocument(store, key);
       if (bytes.isEmpty()) {
         continue; // not a node: v3 has no implicit groups
       }
@@ -395,7 +395,7 @@ public final class ConsolidatedMetadata {
   }
 
   private static boolean putV2(Store store, String key, String relative, ObjectNode metadata) {
-    Optional<ByteBuffer> bytes = store.get(key);
+    Optional<ByteBuffer> bytes = readDocument(store, key);
     bytes.ifPresent(b -> metadata.set(relative, Json.parse(b, key + " in " + store.describe())));
     return bytes.isPresent();
   }
@@ -421,7 +421,7 @@ public final class ConsolidatedMetadata {
         store.delete(v2);
       }
       String v3 = join(group, "zarr.json");
-      Optional<ByteBuffer> bytes = store.get(v3);
+      Optional<ByteBuffer> bytes = readDocument(store, v3);
       if (bytes.isEmpty()) {
         continue;
       }

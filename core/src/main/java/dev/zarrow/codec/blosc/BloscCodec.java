@@ -12,6 +12,7 @@ import dev.zarrow.error.UnsupportedExtensionException;
 import dev.zarrow.metadata.NamedConfig;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.Executor;
 
 /**
@@ -109,6 +110,11 @@ public final class BloscCodec implements BytesToBytesCodec {
   public ByteBuffer encode(ByteBuffer bytes) {
     int ts = typesize > 0 ? typesize : 1;
     return new BloscEncoder(cname, clevel, shuffle != null ? shuffle : defaultShuffle(ts), ts, blocksize).encode(bytes);
+  }
+
+  @Override
+  public OptionalLong maxEncodedSize(long decodedSize) {
+    return OptionalLong.of(BytesToBytesCodec.compressedBound(decodedSize));
   }
 
   @Override

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
@@ -58,6 +59,11 @@ public final class GzipCodec implements BytesToBytesCodec {
     }
     byte[] compressed = buffer.toByteArray();
     return ByteBuffer.allocateDirect(compressed.length).put(compressed).flip();
+  }
+
+  @Override
+  public OptionalLong maxEncodedSize(long decodedSize) {
+    return OptionalLong.of(BytesToBytesCodec.compressedBound(decodedSize));
   }
 
   @Override

@@ -14,6 +14,7 @@ import dev.zarrow.codec.CodecFactory;
 import dev.zarrow.metadata.NamedConfig;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * {@code zstd}: Zstandard through zstd-jni, direct buffer to direct buffer. When the decoded size is
@@ -64,6 +65,11 @@ public final class ZstdCodec implements BytesToBytesCodec {
       int n = ctx.compressDirectByteBuffer(dst, 0, dst.capacity(), src, src.position(), src.remaining());
       return dst.limit(n);
     }
+  }
+
+  @Override
+  public OptionalLong maxEncodedSize(long decodedSize) {
+    return OptionalLong.of(BytesToBytesCodec.compressedBound(decodedSize));
   }
 
   @Override

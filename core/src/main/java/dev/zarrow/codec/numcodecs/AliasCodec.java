@@ -61,6 +61,11 @@ final class AliasCodec implements BytesToBytesCodec {
     return target.encodedSize(decodedSize);
   }
 
+  @Override
+  public OptionalLong maxEncodedSize(long decodedSize) {
+    return target.maxEncodedSize(decodedSize);
+  }
+
   /** numcodecs' GZip: {@code {"level": 0..9}} (default 1), the v3 gzip stream. */
   static CodecFactory gzip() {
     return new Factory("numcodecs.gzip", m -> {

@@ -10,6 +10,7 @@ import dev.zarrow.metadata.NamedConfig;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
+import java.util.OptionalLong;
 import net.jpountz.lz4.LZ4Exception;
 import net.jpountz.lz4.LZ4Factory;
 
@@ -56,6 +57,11 @@ final class Lz4Codec implements BytesToBytesCodec {
     out.putInt(0, size);
     int n = FACTORY.fastCompressor().compress(in, in.position(), size, out, 4, out.capacity() - 4);
     return out.limit(4 + n);
+  }
+
+  @Override
+  public OptionalLong maxEncodedSize(long decodedSize) {
+    return OptionalLong.of(BytesToBytesCodec.compressedBound(decodedSize));
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.zarrow.error.CorruptChunkException;
 import dev.zarrow.metadata.NamedConfig;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
@@ -50,6 +51,11 @@ final class ZlibCodec implements BytesToBytesCodec {
     } finally {
       deflater.end();
     }
+  }
+
+  @Override
+  public OptionalLong maxEncodedSize(long decodedSize) {
+    return OptionalLong.of(BytesToBytesCodec.compressedBound(decodedSize));
   }
 
   @Override

@@ -11,9 +11,12 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.CRC32;
@@ -24,12 +27,22 @@ import java.util.zip.Inflater;
  * A zip archive read through its central directory (PKWARE APPNOTE 6.3): entries stored or deflated,
  * ZIP64 sizes, offsets and counts. Archives up to 2 GiB are mapped once; larger ones map each entry
  * when read. A stored entry is a read-only view of the mapping, never copied; a deflated one is inflated
- * into fresh memory, capped at its declared size and checked against its CRC-32.
+ * into fresh memory, capped at its declared size.
  *
  * <p>Nothing in the archive is trusted: every count, size and offset is checked against the file before
- * use, so a damaged or hostile archive is a {@link StoreException} naming the archive and the entry. Entry
- * names that are not valid store keys (directories, absolute or {@code ..} paths) are not keys. When a
- * name repeats (an archive appended to), the last entry wins.
+ * use, so a damaged or hostile archive is a {@link StoreException} naming the archive and the entry:
+ * <ul>
+ *   <li>two entries of one name are refused when the archive opens (which one would be the key?);
+ *   <li>an entry's local header must agree with its central directory entry (name, compression method,
+ *       encryption, and CRC-32 and sizes unless they follow in a data descriptor) before its data is used;
+ *   <li>a declared size that its compressed size cannot hold (deflate expands at most 1032 times) is
+ *       refused before anything is allocated; the caller, who knows what a value may hold, sees the
+ *       declared size first ({@link #source}'s {@code size()}) and reads nothing when it is too large;
+ *   <li>every entry read whole is checked against its CRC-32, stored and deflated alike; a deflated one
+ *       is always inflated whole, so always checked; ranges of a stored entry are views of the file,
+ *       read without reading (or checking) the rest of the entry.
+ * </ul>
+ * Entry names that are not valid store keys (directories, absolute or {@code ..} paths) are not keys.
  */
 final class ZipArchive implements AutoCloseable {
   static final int STORED = 0;
@@ -40,9 +53,12 @@ final class ZipArchive implements AutoCloseable {
   private static final int CENTRAL = 0x02014b50;
   private static final int LOCAL = 0x04034b50;
   private static final long MAX_VALUE_BYTES = Integer.MAX_VALUE - 8;
+  /** Deflate's largest expansion: a 258-byte match costs at least two bits (zlib's documented limit). */
+  private static final long MAX_DEFLATE_RATIO = 1032;
+  private static final long U32 = 0xffffffffL;
 
-  /** One entry, as the central directory describes it. */
-  record Entry(String name, int flags, int method, int crc, long compressedSize, long size, long localOffset) {}
+  /** One entry, as the central directory describes it; {@code rawName} is its name's bytes as stored. */
+  record Entry(String name, byte[] rawName, int flags, int method, int crc, long compressedSize, long size, long localOffset) {}
 
   private final Path path;
   private final FileChannel channel;
@@ -145,6 +161,7 @@ final class ZipArchive implements AutoCloseable {
     }
     ByteBuffer cd = bytes(cdOffset, (int) cdSize);
     TreeMap<String, Entry> out = new TreeMap<>();
+    Set<String> names = new HashSet<>();
     int p = 0;
     for (long n = 0; n < count; n++) {
       if (p > cd.limit() - 46 || cd.getInt(p) != CENTRAL) {
@@ -195,8 +212,11 @@ final class ZipArchive implements AutoCloseable {
       if (compressed < 0 || size < 0 || offset < 0 || offset > cdOffset || compressed > cdOffset - offset) {
         throw bad("entry " + name + ": sizes or offset outside the archive");
       }
+      if (!names.add(name)) {
+        throw bad("two entries are named " + name);
+      }
       if (isKey(name)) {
-        out.put(name, new Entry(name, flags, method, crc, compressed, size, offset));
+        out.put(name, new Entry(name, nameBytes, flags, method, crc, compressed, size, offset));
       }
       p = next;
     }
@@ -226,6 +246,7 @@ final class ZipArchive implements AutoCloseable {
     return entry == null ? Optional.empty() : Optional.of(read(entry));
   }
 
+  /** A range of a stored entry is a view of the file (unchecked by CRC); a deflated one is inflated (and checked) whole. */
   Optional<ByteBuffer> get(String key, ByteRange range) {
     Entry entry = entries.get(Keys.check(key));
     if (entry == null) {
@@ -234,7 +255,7 @@ final class ZipArchive implements AutoCloseable {
     if (!range.fits(entry.size)) {
       throw new StoreException("byte range " + range + " is outside key " + key + " of " + entry.size + " bytes in zip archive " + path);
     }
-    ByteBuffer all = read(entry);
+    ByteBuffer all = entry.method == STORED ? stored(entry) : read(entry);
     return Optional.of(all.slice((int) range.start(entry.size), (int) range.length(entry.size)));
   }
 
@@ -242,41 +263,107 @@ final class ZipArchive implements AutoCloseable {
     return Optional.ofNullable(entries.get(Keys.check(key))).map(Entry::size);
   }
 
-  /** A stored entry is read by range from the mapping; a deflated one is inflated once, here. */
+  /**
+   * The entry read lazily: its {@code size()} is the declared size, known before anything is read or
+   * allocated, so a caller that knows what the value may hold refuses it first. A stored entry's ranges
+   * are views of the file and its {@code readAll} is checked by CRC; a deflated entry is inflated (and
+   * checked) whole on the first read.
+   */
   Optional<ByteSource> source(String key) {
     Entry entry = entries.get(Keys.check(key));
-    if (entry == null) {
-      return Optional.empty();
+    return entry == null ? Optional.empty() : Optional.of(new EntrySource(entry));
+  }
+
+  private final class EntrySource implements ByteSource {
+    private final Entry entry;
+    private ByteBuffer inflated; // a deflated entry, once read
+
+    EntrySource(Entry entry) {
+      this.entry = entry;
     }
-    ByteBuffer bytes = read(entry);
-    return Optional.of(bytes.isReadOnly() ? ByteSource.of(bytes) : ByteSource.owned(bytes));
+
+    @Override
+    public long size() {
+      return entry.size;
+    }
+
+    @Override
+    public ByteBuffer read(ByteRange range) {
+      ByteSource.check(range, entry.size);
+      ByteBuffer all = entry.method == STORED ? stored(entry) : inflated();
+      return all.slice((int) range.start(entry.size), (int) range.length(entry.size));
+    }
+
+    @Override
+    public ByteBuffer readAll() {
+      return entry.method == STORED ? ZipArchive.this.read(entry) : inflated().slice();
+    }
+
+    private synchronized ByteBuffer inflated() {
+      if (inflated == null) {
+        inflated = ZipArchive.this.read(entry);
+      }
+      return inflated;
+    }
   }
 
   // ---- entry data ----
 
-  /** The bytes of {@code entry}: a read-only view of the file when stored, fresh memory when inflated. */
+  /**
+   * The bytes of {@code entry}, checked against its CRC-32: a read-only view of the file when stored,
+   * fresh memory when inflated.
+   */
   ByteBuffer read(Entry entry) {
+    if (entry.method == STORED) {
+      ByteBuffer bytes = stored(entry);
+      checkCrc(entry, bytes);
+      return bytes;
+    }
+    ByteBuffer raw = raw(entry);
+    if (entry.method != DEFLATED) {
+      throw badEntry(entry, "compression method " + entry.method + " is not supported (stored and deflate are)");
+    }
+    if (entry.size > MAX_DEFLATE_RATIO * entry.compressedSize) {
+      throw badEntry(entry, "it declares " + entry.size + " bytes, more than its " + entry.compressedSize
+          + " bytes of deflate data can hold (at most " + MAX_DEFLATE_RATIO + " times as many)");
+    }
+    ByteBuffer out = inflate(entry, raw);
+    checkCrc(entry, out.duplicate());
+    return out;
+  }
+
+  /** A stored entry's bytes, a read-only view of the file, not checked by CRC (ranges of it are read). */
+  private ByteBuffer stored(Entry entry) {
+    ByteBuffer raw = raw(entry);
+    if (entry.compressedSize != entry.size) {
+      throw badEntry(entry, "a stored entry of " + entry.size + " bytes takes " + entry.compressedSize);
+    }
+    return raw;
+  }
+
+  /** The entry's data as stored, after its local header was checked. */
+  private ByteBuffer raw(Entry entry) {
     if ((entry.flags & 1) != 0) {
       throw badEntry(entry, "it is encrypted");
     }
     if (entry.size > MAX_VALUE_BYTES) {
       throw badEntry(entry, "its " + entry.size + " bytes do not fit one buffer");
     }
-    ByteBuffer raw = view(entry, dataOffset(entry), entry.compressedSize);
-    switch (entry.method) {
-      case STORED:
-        if (entry.compressedSize != entry.size) {
-          throw badEntry(entry, "a stored entry of " + entry.size + " bytes takes " + entry.compressedSize);
-        }
-        return raw;
-      case DEFLATED:
-        return inflate(entry, raw);
-      default:
-        throw badEntry(entry, "compression method " + entry.method + " is not supported (stored and deflate are)");
+    return view(entry, dataOffset(entry), entry.compressedSize);
+  }
+
+  private void checkCrc(Entry entry, ByteBuffer bytes) {
+    CRC32 crc = new CRC32();
+    crc.update(bytes.duplicate());
+    if ((int) crc.getValue() != entry.crc) {
+      throw badEntry(entry, String.format("CRC-32 mismatch: the data's is %08x, the archive says %08x", crc.getValue(), entry.crc));
     }
   }
 
-  /** Where the data of {@code entry} starts: after its local header, whose name and extra lengths are its own. */
+  /**
+   * Where the data of {@code entry} starts: after its local header, checked here against the central
+   * directory (once per entry), so that no data is read from an offset the two disagree on.
+   */
   long dataOffset(Entry entry) {
     return dataOffsets.computeIfAbsent(entry.name, k -> {
       if (entry.localOffset > fileSize - 30) {
@@ -286,12 +373,48 @@ final class ZipArchive implements AutoCloseable {
       if (local.getInt(0) != LOCAL) {
         throw badEntry(entry, "no local header at " + entry.localOffset);
       }
-      long data = entry.localOffset + 30 + (local.getShort(26) & 0xffff) + (local.getShort(28) & 0xffff);
+      int flags = local.getShort(6) & 0xffff;
+      int method = local.getShort(8) & 0xffff;
+      int nameLength = local.getShort(26) & 0xffff;
+      int extraLength = local.getShort(28) & 0xffff;
+      ByteBuffer nameAndExtra = bytes(entry.localOffset + 30, nameLength + extraLength);
+      byte[] name = new byte[nameLength];
+      nameAndExtra.get(0, name);
+      if (!Arrays.equals(name, entry.rawName)) {
+        throw badEntry(entry, "its local header names " + nameLength + " bytes \"" + new String(name, StandardCharsets.UTF_8)
+            + "\", the central directory " + entry.rawName.length + " bytes \"" + entry.name + "\"");
+      }
+      disagree(entry, "compression method", method, entry.method);
+      disagree(entry, "encryption flag", flags & 1, entry.flags & 1);
+      if ((flags & 8) == 0) { // else CRC and sizes follow the data, in a data descriptor
+        long compressed = local.getInt(18) & U32;
+        long size = local.getInt(22) & U32;
+        // ZIP64 extra field (id 1) of a local header: both sizes, when either is 0xffffffff.
+        for (int e = nameLength; e + 4 <= nameLength + extraLength; ) {
+          int id = nameAndExtra.getShort(e) & 0xffff;
+          int length = nameAndExtra.getShort(e + 2) & 0xffff;
+          if (id == 1 && length >= 16 && e + 4 + length <= nameLength + extraLength && (size == U32 || compressed == U32)) {
+            size = nameAndExtra.getLong(e + 4);
+            compressed = nameAndExtra.getLong(e + 12);
+          }
+          e += 4 + length;
+        }
+        disagree(entry, "CRC-32", local.getInt(14) & U32, entry.crc & U32);
+        disagree(entry, "compressed size", compressed, entry.compressedSize);
+        disagree(entry, "size", size, entry.size);
+      }
+      long data = entry.localOffset + 30 + nameLength + extraLength;
       if (data > fileSize - entry.compressedSize) {
         throw badEntry(entry, "its data reaches past the end of the archive");
       }
       return data;
     });
+  }
+
+  private void disagree(Entry entry, String what, long local, long central) {
+    if (local != central) {
+      throw badEntry(entry, "its local header says " + what + " " + local + ", the central directory " + central);
+    }
   }
 
   private ByteBuffer inflate(Entry entry, ByteBuffer input) {
@@ -318,13 +441,7 @@ final class ZipArchive implements AutoCloseable {
     if (out.hasRemaining()) {
       throw badEntry(entry, "it inflates to " + out.position() + " bytes, not its declared " + entry.size);
     }
-    out.flip();
-    CRC32 crc = new CRC32();
-    crc.update(out.duplicate());
-    if ((int) crc.getValue() != entry.crc) {
-      throw badEntry(entry, "CRC-32 mismatch");
-    }
-    return out;
+    return out.flip();
   }
 
   /** {@code length} bytes at {@code start}, read-only, without a copy. */
