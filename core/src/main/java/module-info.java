@@ -19,7 +19,6 @@ module dev.zarrow {
   requires static software.amazon.awssdk.regions;
   requires static software.amazon.awssdk.auth;
   requires static software.amazon.awssdk.awscore;
-  requires static software.amazon.awssdk.http.urlconnection;
   requires static software.amazon.awssdk.http;
   requires static software.amazon.awssdk.utils;
   requires static software.amazon.awssdk.identity.spi;

@@ -13,7 +13,7 @@ import java.util.Set;
  */
 public final class S3Provider implements StoreProvider {
   static final String NEEDS = "s3:// locations need the AWS SDK for Java v2 on the class path: add "
-      + "software.amazon.awssdk:s3 and software.amazon.awssdk:url-connection-client (the zarrow CLI has them)";
+      + "software.amazon.awssdk:s3 (the zarrow CLI has it)";
 
   @Override
   public Set<String> schemes() {
@@ -29,7 +29,6 @@ public final class S3Provider implements StoreProvider {
   public WritableStore openWritable(String location, Map<String, String> options) {
     try {
       Class.forName("software.amazon.awssdk.services.s3.S3Client", false, S3Provider.class.getClassLoader());
-      Class.forName("software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient", false, S3Provider.class.getClassLoader());
     } catch (ClassNotFoundException | LinkageError e) {
       throw new StoreException(NEEDS + " (" + e + ")");
     }

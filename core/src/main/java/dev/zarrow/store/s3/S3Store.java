@@ -29,7 +29,6 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.exception.SdkServiceException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.core.sync.ResponseTransformer;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.regions.Region;
@@ -47,8 +46,8 @@ import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * An S3-compatible object store, read and written through the AWS SDK for Java v2 (its URLConnection
- * HTTP client): key {@code a/c/0} is the object {@code PREFIX/a/c/0} in the bucket.
+ * An S3-compatible object store, read and written through the AWS SDK for Java v2 over the JDK's
+ * HTTP client ({@link JdkHttpClient}): key {@code a/c/0} is the object {@code PREFIX/a/c/0} in the bucket.
  *
  * <ul>
  *   <li>Reads are GETs, ranged ({@code bytes=a-b}, {@code bytes=-n}) where a source reads parts:
@@ -57,7 +56,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *       that is not exactly the range asked is a {@link StoreException}, never data.
  *   <li>{@link #set} is one PUT, or a multipart upload above the threshold (aborted on failure): either way
  *       the object appears whole or not at all. {@link #delete} is a DELETE; listings are paginated LISTs.
- *   <li>The SDK retries throttling, 5xx and connection failures; errors name the bucket, prefix and key
+ *   <li>The SDK retries throttling, 5xx and connection failures, each attempt sending the whole body
+ *       again (on another connection when the server closed one); errors name the bucket, prefix and key
  *       (an access refusal says to check the credentials).
  * </ul>
  * S3 has no rename: a reader sees each object replaced atomically, but a node written object by object
@@ -109,7 +109,7 @@ public final class S3Store implements WritableStore {
     S3ClientBuilder builder = S3Client.builder()
         .region(Region.of(settings.region()))
         .credentialsProvider(settings.credentials())
-        .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(settings.timeout()).socketTimeout(settings.timeout()));
+        .httpClient(new JdkHttpClient(settings.timeout()));
     settings.endpoint().ifPresent(endpoint -> builder.endpointOverride(endpoint).forcePathStyle(true)
         // S3-compatible servers do not all know the newer integrity checksums; send them only when required.
         .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
