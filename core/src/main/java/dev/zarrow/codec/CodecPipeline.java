@@ -94,7 +94,10 @@ public final class CodecPipeline {
       size = size.isPresent() ? b2b.get(i).encodedSize(size.getAsLong()) : OptionalLong.empty();
     }
     this.encodedSize = size.orElse(-1);
-    OptionalLong max = a2b.maxEncodedSize(current);
+    // Unbounded serialized bytes (variable-length data) are capped at maxChunkBytes as the bytes codecs
+    // decode them, so what those codecs bound from there bounds the stored chunk too.
+    OptionalLong serialized = a2b.maxEncodedSize(current);
+    OptionalLong max = serialized.isEmpty() && !b2b.isEmpty() ? OptionalLong.of(options.maxChunkBytes()) : serialized;
     for (BytesToBytesCodec b : b2b) {
       max = max.isPresent() ? b.maxEncodedSize(max.getAsLong()) : OptionalLong.empty();
     }

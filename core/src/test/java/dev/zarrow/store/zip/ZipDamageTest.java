@@ -186,6 +186,24 @@ class ZipDamageTest {
   }
 
   @Test
+  void aVariableLengthChunkIsBoundedByTheChunkLimitThroughItsCompressor(BufferAllocator allocator) throws Exception {
+    // The serialized size of strings is unknown, but zstd decodes it to at most maxChunkBytes, so a stored
+    // chunk larger than zstd's bound for that is refused from its declared size.
+    MemoryStore memory = new MemoryStore();
+    Zarr.createArray(memory, "s", ArraySpec.of(dev.zarrow.dtype.VarLenType.STRING, 4).chunks(4));
+    ZipBytes zip = ZipBytes.of(memory, true);
+    zip.add(ZipBytes.zeros("s/c/0", 64));
+    Path archive = write(zip.bytes());
+    dev.zarrow.ZarrOptions options = dev.zarrow.ZarrOptions.defaults()
+        .withCodecOptions(dev.zarrow.codec.CodecOptions.DEFAULT.withMaxChunkBytes(1 << 20));
+    try (Store store = Stores.open(archive.toString())) {
+      ZarrArray s = Zarr.openArray(store, "s", options);
+      ZarrException e = assertThrows(ZarrException.class, () -> s.read(allocator).close());
+      assertTrue(e.getMessage().contains("the stored chunk is " + (64 << 20) + " bytes, more than a"), e.getMessage());
+    }
+  }
+
+  @Test
   void undamagedEntriesReadWholeAndByRange() throws Exception {
     for (boolean deflate : new boolean[] {false, true}) {
       Path archive = damaged(deflate, (zip, bytes) -> {});
