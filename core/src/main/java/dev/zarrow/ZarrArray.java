@@ -37,7 +37,6 @@ import java.util.concurrent.locks.Lock;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
@@ -509,10 +508,10 @@ public final class ZarrArray implements ZarrNode {
       throw new IllegalArgumentException("array '" + path + "' of data type " + dataType.name() + " holds Arrow "
           + describe(want) + ", not " + describe(got));
     }
-    // Union vectors count no nulls of their own (their members do).
-    if (!want.isNullable() && !(want.getType() instanceof ArrowType.Union) && data.getNullCount() > 0) {
+    int refused = Fields.refusedNulls(want, data);
+    if (refused > 0) {
       throw new IllegalArgumentException("array '" + path + "' of data type " + dataType.name() + " cannot store nulls ("
-          + data.getNullCount() + " found)" + (dataType instanceof ArrowDataType ? "" : "; use the arrow data type "
+          + refused + " found)" + (dataType instanceof ArrowDataType ? "" : "; use the arrow data type "
           + "({\"name\": \"arrow\", ...}) for nullable data"));
     }
   }

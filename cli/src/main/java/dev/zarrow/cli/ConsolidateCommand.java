@@ -20,7 +20,7 @@ final class ConsolidateCommand extends ZarrowCommand {
   @Parameters(index = "0", paramLabel = "STORE", description = "The store: a directory, s3://BUCKET/PREFIX, a .zip archive or memory:.")
   String store;
 
-  @Parameters(index = "1", paramLabel = "PATH", defaultValue = "", description = "The group at the hierarchy's root (default: the store root).")
+  @Parameters(index = "1", arity = "0..1", paramLabel = "PATH", defaultValue = "", description = "The group at the hierarchy's root (default: the store root).")
   String path;
 
   @Override

@@ -4,7 +4,9 @@ import dev.zarrow.table.ArrayReader;
 import dev.zarrow.table.TableReader;
 import dev.zarrow.error.NoSuchNodeException;
 import dev.zarrow.error.StoreException;
+import dev.zarrow.error.UnsupportedExtensionException;
 import dev.zarrow.ipc.IpcStreamWriter;
+import dev.zarrow.ipc.SchemaRootReader;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.ZarrGroup;
@@ -23,14 +25,17 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Field;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code zarrow export STORE PATH OUT [--batch-rows N] [--column NAME]...}: a group table (see {@link
- * dev.zarrow.table.TableReader}; only a group that claims a table, unless {@code --aligned-arrays}) or
- * a single array ({@link dev.zarrow.table.ArrayReader}) as an Arrow IPC stream, written to OUT ({@code -}
+ * {@code zarrow export STORE PATH OUT [--format stream|file] [--batch-rows N] [--column NAME]...}: a group
+ * table (see {@link dev.zarrow.table.TableReader}; only a group that claims a table, unless {@code
+ * --aligned-arrays}) or a single array ({@link dev.zarrow.table.ArrayReader}) as an Arrow IPC stream, or
+ * with {@code --format file} an Arrow IPC file (random access; one batch when there are dictionary-encoded
+ * columns, since a file cannot replace a dictionary), written to OUT ({@code -}
  * for stdout) through a temporary file beside it ({@code .OUT.*.part}, made like any new file, under
  * the umask), renamed into place once complete. The temporary file is removed when the export fails
  * and when the process is stopped by SIGINT or SIGTERM (a shutdown hook), so OUT is whole or untouched.
@@ -39,7 +44,7 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "export",
     description = {
-      "Write a group table or a single array as an Arrow IPC stream, restoring the table's original schema"
+      "Write a group table or a single array as an Arrow IPC stream (or --format file: an IPC file), restoring the table's original schema"
           + " (names, types, nullability, metadata, dictionaries). A rank >= 2 array becomes rows of"
           + " arrow.fixed_shape_tensor. OUT '-' is stdout."
     })
@@ -50,8 +55,16 @@ final class ExportCommand extends ZarrowCommand {
   @Parameters(index = "1", paramLabel = "PATH", description = "The group (a table) or array to export.")
   String path;
 
-  @Parameters(index = "2", paramLabel = "OUT", description = "The IPC stream file to write (replaced), or - for stdout.")
+  @Parameters(index = "2", paramLabel = "OUT", description = "The file to write (replaced), or - for stdout.")
   String out;
+
+  /** The two Arrow IPC formats. */
+  enum Format { stream, file }
+
+  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "stream", description = "stream (default): an Arrow IPC"
+      + " stream (.arrows); file: an Arrow IPC file (.arrow, random access; with dictionary-encoded columns one batch,"
+      + " since a file cannot replace a dictionary).")
+  Format format;
 
   @Option(names = "--batch-rows", paramLabel = "N", description = "Rows per record batch (default: a chunk's rows).")
   int batchRows;
@@ -87,9 +100,7 @@ final class ExportCommand extends ZarrowCommand {
             + " its aligned child arrays anyway");
       }
       String what = (node instanceof ZarrGroup ? "table '" : "array '") + nodePath + "'";
-      try (ArrowReader reader = node instanceof ZarrGroup g
-          ? (alignedArrays ? TableReader.ofAlignedArrays(g, allocator, columns, batchRows) : TableReader.of(g, allocator, columns, batchRows))
-          : ArrayReader.of((ZarrArray) node, allocator, batchRows)) {
+      try (ArrowReader reader = reader(node, allocator)) {
         if (target == null) {
           out().flush();
           // The writer closes its channel: stdout must stay open for whoever runs us in-process.
@@ -112,6 +123,27 @@ final class ExportCommand extends ZarrowCommand {
       }
     }
     return Main.OK;
+  }
+
+  /** The reader of the node; for an IPC file with dictionary-encoded columns, of one batch. */
+  private ArrowReader reader(ZarrNode node, BufferAllocator allocator) throws IOException {
+    ArrowReader reader = reader(node, allocator, batchRows);
+    if (format == Format.file && reader instanceof SchemaRootReader r
+        && r.storedSchema().getFields().stream().anyMatch(ExportCommand::hasDictionary)) {
+      reader.close();
+      return reader(node, allocator, Integer.MAX_VALUE);
+    }
+    return reader;
+  }
+
+  private ArrowReader reader(ZarrNode node, BufferAllocator allocator, int rows) {
+    return node instanceof ZarrGroup g
+        ? (alignedArrays ? TableReader.ofAlignedArrays(g, allocator, columns, rows) : TableReader.of(g, allocator, columns, rows))
+        : ArrayReader.of((ZarrArray) node, allocator, rows);
+  }
+
+  private static boolean hasDictionary(Field field) {
+    return field.getDictionary() != null || field.getChildren().stream().anyMatch(ExportCommand::hasDictionary);
   }
 
   /**
@@ -162,7 +194,8 @@ final class ExportCommand extends ZarrowCommand {
     long rows = 0;
     long batches = 0;
     ProgressLine progress = new ProgressLine(err());
-    try (IpcStreamWriter writer = new IpcStreamWriter(reader, Channels.newChannel(sink))) {
+    try (IpcStreamWriter writer = format == Format.file
+        ? IpcStreamWriter.file(reader, Channels.newChannel(sink)) : new IpcStreamWriter(reader, Channels.newChannel(sink))) {
       try {
         writer.start();
         while (reader.loadNextBatch()) {
@@ -176,13 +209,15 @@ final class ExportCommand extends ZarrowCommand {
         writer.end();
       } catch (IOException e) {
         throw new StoreException("export: cannot write " + (out.equals("-") ? "stdout" : out) + ": " + e.getMessage(), e);
+      } catch (IllegalStateException e) { // a dictionary the IPC file cannot replace (past 2^31 - 1 rows)
+        throw new UnsupportedExtensionException("export: " + what + ": " + e.getMessage(), e);
       }
       return new long[] {rows, batches, writer.bytesWritten()};
     }
   }
 
   private void report(String what, String where, long[] done) {
-    err().println("export: wrote " + what + " to " + where + ": " + done[0] + " rows in " + done[1] + " batches, "
+    err().println("export: wrote " + what + " to " + where + " (IPC " + format + "): " + done[0] + " rows in " + done[1] + " batches, "
         + done[2] + " bytes");
   }
 }

@@ -24,9 +24,12 @@ import dev.zarrow.table.TableLayout;
 import dev.zarrow.table.TableOptions;
 import dev.zarrow.table.TableWriter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -63,6 +66,8 @@ import picocli.CommandLine.Parameters;
     })
 final class ImportCommand extends ZarrowCommand {
   private static final byte[] FILE_MAGIC = {'A', 'R', 'R', 'O', 'W', '1'};
+  /** How many first bytes {@link #detect} looks at. */
+  static final int HEAD = 16;
   /** Like Arrow's JSON reader: the batches may hold NaN and infinities; the rest of the file is not read here. */
   private static final JsonMapper LENIENT = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
@@ -120,7 +125,7 @@ final class ImportCommand extends ZarrowCommand {
 
   /** The format of {@code input} by its first bytes. */
   static Format detect(Path input) {
-    byte[] head = new byte[6];
+    byte[] head = new byte[HEAD];
     int n = 0;
     try (InputStream in = Files.newInputStream(input)) {
       for (int r; n < head.length && (r = in.read(head, n, head.length - n)) > 0; ) {
@@ -134,17 +139,47 @@ final class ImportCommand extends ZarrowCommand {
     return detect(head, n, input.toString());
   }
 
-  /** The format of an input ({@code name} in messages) whose first {@code n} bytes are {@code head}. */
+  /**
+   * The format of an input ({@code name} in messages) whose first {@code n} bytes (at most {@link #HEAD})
+   * are {@code head}: an IPC file by its magic, JSON by its first non-blank {@code '{'}, an IPC stream by
+   * its first message's prefix: the continuation marker 0xFFFFFFFF, or (streams before Arrow 0.15) the
+   * metadata length itself, a positive multiple of 8 (Arrow pads metadata to 8 bytes) under 16 MiB.
+   * Anything else is refused, naming what it starts with.
+   */
   static Format detect(byte[] head, int n, String name) {
-    if (n == head.length && java.util.Arrays.equals(head, FILE_MAGIC)) {
+    if (n >= FILE_MAGIC.length && Arrays.equals(head, 0, FILE_MAGIC.length, FILE_MAGIC, 0, FILE_MAGIC.length)) {
       return Format.FILE;
     }
-    for (int i = 0; i < n; i++) {
-      if (!Character.isWhitespace(head[i])) {
-        return head[i] == '{' ? Format.JSON : Format.STREAM;
+    int first = 0;
+    while (first < n && Character.isWhitespace(head[first])) {
+      first++;
+    }
+    if (first == n) {
+      throw new CodecException(name + " is empty or blank: not an Arrow IPC stream, IPC file or JSON-integration file");
+    }
+    if (head[first] == '{') {
+      return Format.JSON;
+    }
+    if (n >= 4) {
+      int prefix = ByteBuffer.wrap(head, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+      if (prefix == -1 || (prefix > 0 && prefix < 1 << 24 && prefix % 8 == 0)) {
+        return Format.STREAM;
       }
     }
-    throw new CodecException(name + " is empty or blank: not an Arrow IPC stream, IPC file or JSON-integration file");
+    throw new CodecException(name + " is not an Arrow IPC stream, IPC file or JSON-integration file: it starts with "
+        + startOf(head, Math.min(n, 8)));
+  }
+
+  /** The first {@code n} bytes in hex, and as text where they are printable ASCII. */
+  private static String startOf(byte[] head, int n) {
+    StringBuilder hex = new StringBuilder();
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      int b = head[i] & 0xFF;
+      hex.append(i == 0 ? "" : " ").append(String.format("%02x", b));
+      text.append(b >= 0x20 && b < 0x7F ? (char) b : '.');
+    }
+    return hex + " (\"" + text + "\")";
   }
 
   /** IPC: zarrow's own reader, which checks everything and keeps what Arrow Java's readers lose. */

@@ -17,7 +17,6 @@ import org.apache.arrow.memory.BufferAllocator;
  * by {@link #close}.
  */
 final class ImportInput implements AutoCloseable {
-  private static final int HEAD = 6;
 
   /** The input for messages: the file, or {@code stdin}. */
   final String name;
@@ -41,8 +40,8 @@ final class ImportInput implements AutoCloseable {
     }
     BufferedInputStream in = new BufferedInputStream(stdin, 1 << 16);
     try {
-      in.mark(HEAD);
-      byte[] head = in.readNBytes(HEAD);
+      in.mark(ImportCommand.HEAD);
+      byte[] head = in.readNBytes(ImportCommand.HEAD);
       in.reset();
       ImportCommand.Format format = ImportCommand.detect(head, head.length, "stdin");
       if (format == ImportCommand.Format.STREAM) {

@@ -7,15 +7,18 @@ import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.ZarrGroup;
 import dev.zarrow.ZarrNode;
+import dev.zarrow.metadata.Json;
+import dev.zarrow.metadata.V2Metadata;
 import dev.zarrow.store.Store;
 import java.math.BigInteger;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /**
  * {@code zarrow info STORE [PATH]}: the node's {@code zarr.json} as zarrow reads it (a Zarr v2
- * node's {@code .zarray}/{@code .zgroup} converted to it; {@code summary.zarr_format} says which), and a summary of
- * what is stored. For an array: {@code {"path", "node_type", "metadata", "summary": {"data_type",
+ * node's {@code .zarray}/{@code .zgroup} converted to it; {@code summary.zarr_format} says which; a v2 node's
+ * stored documents as they are in {@code v2_documents}), and a summary of what is stored. For an array: {@code {"path", "node_type", "metadata", "summary": {"data_type",
  * "zarr_format", "grid_chunks", "stored_chunks", "stored_bytes", "ignored_keys"}}} (for a sharded array
  * {@code grid_shards}, {@code stored_shards} and {@code grid_chunks}: {@link #putCounts}; bytes of chunks only; ignored
  * keys are keys under the array that are not chunks of its grid). For a group: {@code {"path",
@@ -68,8 +71,24 @@ final class InfoCommand extends ZarrowCommand {
       summary.put("stored_keys", count);
       summary.put("stored_bytes", bytes);
     }
+    if (summary.get("zarr_format").asInt() == 2) {
+      out.set("v2_documents", v2Documents(node));
+    }
     out.set("summary", summary);
     return out;
+  }
+
+  /**
+   * The Zarr v2 documents of a v2 node as they are stored ({@code .zarray} or {@code .zgroup}, and
+   * {@code .zattrs} when there is one), by name: {@code metadata} is their Zarr v3 form.
+   */
+  private static ObjectNode v2Documents(ZarrNode node) {
+    ObjectNode documents = JsonNodeFactory.instance.objectNode();
+    String prefix = node.path().isEmpty() ? "" : node.path() + "/";
+    for (String name : List.of(node instanceof ZarrArray ? V2Metadata.ZARRAY : V2Metadata.ZGROUP, V2Metadata.ZATTRS)) {
+      node.store().get(prefix + name).ifPresent(bytes -> documents.set(name, Json.parse(bytes, prefix + name)));
+    }
+    return documents;
   }
 
   /** The number of chunks of the grid (exact, however many). */

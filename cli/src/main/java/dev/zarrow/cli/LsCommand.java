@@ -83,6 +83,9 @@ final class LsCommand extends ZarrowCommand {
     try {
       opened = Zarr.open(store, path, options());
     } catch (ZarrException e) {
+      if (depth == 0) {
+        throw e; // no node at PATH: nothing to list, and nothing on stdout
+      }
       node.put("error", Main.oneLine(e.getMessage()));
       rows.add(new Row(depth, name, node));
       return;
@@ -135,6 +138,9 @@ final class LsCommand extends ZarrowCommand {
   }
 
   private void printTree(List<Row> rows) {
+    if (rows.stream().allMatch(r -> r.node().has("error"))) {
+      return; // no header over nothing: the errors are on stderr
+    }
     List<String[]> cells = new ArrayList<>();
     cells.add(new String[] {"NAME", "TYPE", "SHAPE", "CHUNKS", "CODECS", "STORED"});
     for (Row r : rows) {

@@ -40,7 +40,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     scope = ScopeType.INHERIT, // every subcommand gets --help (and --version)
     versionProvider = Main.Version.class,
-    description = "Zarr v3 arrays and groups as Apache Arrow. STORE is a directory.",
+    description = "Zarr v3 arrays and groups as Apache Arrow. STORE is a store location: a directory (or file: URL),"
+        + " http(s)://HOST/PATH (read-only), s3://BUCKET/PREFIX, a .zip archive (or zip:PATH), or memory:.",
     subcommands = {
       InfoCommand.class, LsCommand.class, CatCommand.class, CopyCommand.class, CheckCommand.class, ConsolidateCommand.class,
       ImportCommand.class, ExportCommand.class, ServeCommand.class, DemoCommand.class, CommandLine.HelpCommand.class

@@ -196,12 +196,72 @@ class CliContractTest {
 
   @Test
   void usageLinesShowOptionalPathsAsOptionalAndNameCopysPaths() {
-    for (String command : List.of("ls", "info", "check")) {
+    for (String command : List.of("ls", "info", "check", "consolidate")) {
       String usage = Cli.run(command, "--help").out().replaceAll("\\s+", " ");
       assertTrue(usage.contains("STORE [PATH]"), usage);
     }
     String copy = Cli.run("copy", "--help").out().replaceAll("\\s+", " ");
     assertTrue(copy.contains("SRC SRC_PATH DST DST_PATH"), copy);
     assertTrue(Cli.run("cat", "--help").out().contains("STORE PATH"));
+  }
+
+  @Test
+  void topLevelHelpSaysStoreIsAnyLocation() {
+    String help = Cli.run("--help").out().replaceAll("\\s+", " ");
+    assertFalse(help.contains("STORE is a directory."), help);
+    for (String location : List.of("STORE is a store location", "a directory", "http(s)://", "s3://BUCKET/PREFIX", ".zip",
+        "memory:")) {
+      assertTrue(help.contains(location), location + " in " + help);
+    }
+  }
+
+  @Test
+  void lsOfADirectoryThatIsNotZarrPrintsNothingOnStdout() throws Exception {
+    Path plain = Files.createDirectories(dir.resolve("plain"));
+    Files.writeString(plain.resolve("notes.txt"), "not zarr");
+    for (List<String> options : List.of(List.<String>of(), List.of("--json"))) {
+      List<Object> args = new java.util.ArrayList<>(List.of("ls", plain));
+      args.addAll(options);
+      Cli.Result r = Cli.run(args.toArray());
+      assertEquals(3, r.exit(), r.toString());
+      assertEquals("", r.out(), r.toString());
+      assertEquals(List.of("zarrow: no array or group at '' in directory store " + plain + " (no zarr.json)"), r.errLines());
+    }
+  }
+
+  @Test
+  void importOfAFileThatIsNotArrowSaysWhatItStartsWith() throws Exception {
+    Path text = dir.resolve("notes.txt");
+    Files.writeString(text, "hello world, this is no Arrow data\n");
+    Cli.Result r = Cli.run("import", text, dir.resolve("store"), "t");
+    assertEquals(3, r.exit(), r.toString());
+    assertEquals(List.of("zarrow: " + text + " is not an Arrow IPC stream, IPC file or JSON-integration file: it starts with"
+        + " 68 65 6c 6c 6f 20 77 6f (\"hello wo\")"), r.errLines());
+    Path png = dir.resolve("image.png");
+    Files.write(png, new byte[] {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13});
+    Cli.Result image = Cli.run("import", png, dir.resolve("store"), "t");
+    assertEquals(3, image.exit(), image.toString());
+    assertTrue(image.err().contains("it starts with 89 50 4e 47 0d 0a 1a 0a (\".PNG....\")"), image.toString());
+    assertFalse(Files.exists(dir.resolve("store").resolve("t")), "nothing imported");
+  }
+
+  @Test
+  void infoOfAV2NodeShowsItsStoredDocumentsBesideTheV3Form() throws Exception {
+    Cli.Result copied = Cli.run("copy", demo, "numbers/grid", dir.resolve("v2"), "grid", "--zarr-format", "2", "--codec", "zstd");
+    assertEquals(0, copied.exit(), copied.toString());
+    Files.writeString(dir.resolve("v2/grid/.zattrs"), "{\"units\": \"m\"}");
+    Cli.Result r = Cli.run("info", dir.resolve("v2"), "grid");
+    assertEquals(0, r.exit(), r.toString());
+    JsonNode info = Json.parse(r.out(), "stdout");
+    assertEquals(2, info.at("/summary/zarr_format").asInt());
+    assertEquals(3, info.at("/metadata/zarr_format").asInt(), "metadata is the v3 form");
+    assertEquals(Json.parse(Files.readString(dir.resolve("v2/grid/.zarray")), ".zarray"), info.at("/v2_documents/.zarray"));
+    assertEquals(Json.parse("{\"units\": \"m\"}", ".zattrs"), info.at("/v2_documents/.zattrs"));
+    assertEquals(2, info.at("/v2_documents").size());
+    Cli.Result root = Cli.run("info", dir.resolve("v2"));
+    JsonNode group = Json.parse(root.out(), "stdout");
+    assertEquals(Json.parse(Files.readString(dir.resolve("v2/.zgroup")), ".zgroup"), group.at("/v2_documents/.zgroup"));
+    assertTrue(Json.parse(Cli.run("info", demo, "numbers/grid").out(), "stdout").path("v2_documents").isMissingNode(),
+        "a v3 node has no v2 documents");
   }
 }

@@ -100,7 +100,7 @@ class ImportCommandTest {
 
   @Test
   void importsStreamFileAndJsonByContent(BufferAllocator allocator) throws Exception {
-    for (String fixture : List.of("primitives", "dictionary", "metadata", "strings_binary")) {
+    for (String fixture : List.of("primitives", "dictionary", "metadata", "strings_binary", "null")) {
       Path json = ProjectPaths.fixture(fixture);
       // Extensions that say nothing: the format is told by the content.
       Path stream = tmp.resolve(fixture + ".json.bin");

@@ -3,6 +3,7 @@ package dev.zarrow.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.zarrow.ipc.IpcReader;
 import dev.zarrow.testing.ArrowJsonFiles;
 import dev.zarrow.testing.GoldStreams;
 import dev.zarrow.testing.StreamSnapshot;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  * stream but the 32- and 64-bit decimals, and every JSON fixture imported as JSON. What Arrow Java
  * reads back from the export equals the original: the stored schema's JSON text, the row count and
  * every column's values (dictionaries resolved). Struct children that repeat a name, which Arrow
- * Java's readers lose, are read with zarrow's IpcReader ({@link GoldStreams#REPEATED_NAMES}).
+ * Java's readers lose, are read with zarrow's IpcReader ({@link GoldStreams#REPEATED_NAMES}). Each is
+ * also exported as an IPC file ({@code --format file}), which zarrow's reader and Arrow Java's {@code
+ * ArrowFileReader} read to the same.
  */
 class ImportExportRoundTripTest {
   @TempDir Path tmp;
@@ -67,12 +71,32 @@ class ImportExportRoundTripTest {
       run(importArgs);
       Path out = tmp.resolve(name + "-" + store.getFileName() + ".arrows");
       run(List.of("export", store.toString(), "t", out.toString()));
-      StreamSnapshot back = GoldStreams.snapshot(out, name, allocator);
-      assertEquals(original.schema(), back.schema(), name + " " + layout + ": schema");
-      assertEquals(original.rows(), back.rows(), name + " " + layout + ": rows");
-      for (int c = 0; c < original.columns().size(); c++) {
-        assertEquals(original.columns().get(c), back.columns().get(c), name + " " + layout + ": column " + c);
+      assertSame(original, GoldStreams.snapshot(out, name, allocator), name + " " + layout);
+
+      // The IPC file format: magic at both ends, read through its footer by zarrow's reader and by Arrow Java's.
+      Path file = tmp.resolve(name + "-" + store.getFileName() + ".arrow");
+      run(List.of("export", store.toString(), "t", file.toString(), "--format", "file"));
+      byte[] bytes = Files.readAllBytes(file);
+      assertEquals("ARROW1\0\0", new String(bytes, 0, 8, StandardCharsets.ISO_8859_1), name + ": file magic");
+      assertEquals("ARROW1", new String(bytes, bytes.length - 6, 6, StandardCharsets.ISO_8859_1), name + ": file magic at the end");
+      // Each reader reads the file as it reads the stream (Arrow Java renames list children and reorders
+      // schema metadata; zarrow's reader keeps both).
+      try (IpcReader stream = IpcReader.open(out, allocator); IpcReader reader = IpcReader.open(file, allocator)) {
+        assertSame(StreamSnapshot.of(stream), StreamSnapshot.of(reader), name + " " + layout + " (IPC file, zarrow's reader)");
       }
+      if (!GoldStreams.REPEATED_NAMES.contains(name)) {
+        try (ArrowFileReader reader = new ArrowFileReader(Files.newByteChannel(file), allocator)) {
+          assertSame(original, StreamSnapshot.of(reader), name + " " + layout + " (IPC file, Arrow Java's ArrowFileReader)");
+        }
+      }
+    }
+  }
+
+  private static void assertSame(StreamSnapshot original, StreamSnapshot back, String what) {
+    assertEquals(original.schema(), back.schema(), what + ": schema");
+    assertEquals(original.rows(), back.rows(), what + ": rows");
+    for (int c = 0; c < original.columns().size(); c++) {
+      assertEquals(original.columns().get(c), back.columns().get(c), what + ": column " + c);
     }
   }
 

@@ -1,5 +1,7 @@
 package dev.zarrow.cli;
 
+import dev.zarrow.testing.NeedsPeer;
+import dev.zarrow.testing.Peer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -34,6 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code .zarray} choices, and zarr-python 2 reads that equal to the original. zarr-python 2 starts twice
  * for the class: to write the matrix and to check every copy back at once.
  */
+@NeedsPeer(Peer.PYTHON_ZARR)
 @ExtendWith(AllocatorExtension.class)
 class ZarrV2RoundTripMatrixTest {
   @TempDir static Path dir;

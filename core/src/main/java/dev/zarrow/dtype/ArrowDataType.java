@@ -385,7 +385,8 @@ public final class ArrowDataType implements DataType {
   public boolean isAllFill(FieldVector vector, FillValue fill) {
     int count = vector.getValueCount();
     if (fill.isNull()) {
-      if (memory.isNullable() && !(memory.getType() instanceof ArrowType.Union)) {
+      // A union's own null count is 0 (its members hold the nulls); every value of the null type is null.
+      if (memory.isNullable() && !(memory.getType() instanceof ArrowType.Union) || memory.getType() instanceof ArrowType.Null) {
         return vector.getNullCount() == count;
       }
       try (BufferAllocator temp = Buffers.temporaryAllocator(Buffers.allocatorOf(vector, "isAllFill"), "arrow isAllFill");

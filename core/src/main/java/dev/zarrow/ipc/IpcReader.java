@@ -55,7 +55,8 @@ public final class IpcReader extends SchemaRootReader {
   /** The most bytes loading one message may allocate besides its body (bitmaps Arrow makes, decompression). */
   public static final long DEFAULT_MAX_ALLOCATION = Integer.MAX_VALUE - 64;
 
-  private static final byte[] MAGIC = {'A', 'R', 'R', 'O', 'W', '1'};
+  /** The magic of an IPC file, at its start (padded to 8 bytes) and its end. */
+  static final byte[] MAGIC = {'A', 'R', 'R', 'O', 'W', '1'};
   /** Bytes read at once from an input of unknown length: what is allocated ahead of the data. */
   private static final int PIECE = 1 << 20;
 

@@ -23,7 +23,9 @@ import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.ipc.WriteChannel;
+import org.apache.arrow.vector.ipc.message.ArrowBlock;
 import org.apache.arrow.vector.ipc.message.ArrowDictionaryBatch;
+import org.apache.arrow.vector.ipc.message.ArrowFooter;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.ipc.message.IpcOption;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
@@ -46,6 +48,11 @@ import org.apache.arrow.vector.util.DictionaryUtility;
  * child name, and derives the schema of dictionary values from the vectors, whose list children
  * Arrow Java names {@code $data$}.)
  *
+ * <p>{@link #file} writes the same messages as an Arrow IPC file (random access): the magic {@code
+ * ARROW1}, the stream, and a footer that locates every dictionary and batch. A file cannot replace a
+ * dictionary, so there a dictionary that changes after it was written is an {@link
+ * IllegalStateException} (write such data in one batch, or as a stream).
+ *
  * <p>The root and the dictionaries are borrowed. Closing the writer ends the stream (when started)
  * and closes the channel.
  */
@@ -56,6 +63,9 @@ public final class IpcStreamWriter implements AutoCloseable {
   private final List<Long> ids;
   private final WriteChannel out;
   private final IpcOption option = IpcOption.DEFAULT;
+  /** Where the file's dictionaries and batches are, for its footer; null when writing a stream. */
+  private final List<ArrowBlock> dictionaryBlocks;
+  private final List<ArrowBlock> batchBlocks;
   /** The bytes of the dictionary message last written for each id. */
   private final Map<Long, byte[]> written = new HashMap<>();
   private boolean started;
@@ -67,7 +77,12 @@ public final class IpcStreamWriter implements AutoCloseable {
    * schema Arrow Java derives from the root and the dictionaries.
    */
   public IpcStreamWriter(ArrowReader reader, WritableByteChannel out) throws IOException {
-    this(storedSchema(reader), reader.getVectorSchemaRoot(), reader, out);
+    this(storedSchema(reader), reader.getVectorSchemaRoot(), reader, out, false);
+  }
+
+  /** A writer of {@code reader}'s batches as an Arrow IPC file, as {@link #IpcStreamWriter(ArrowReader, WritableByteChannel)}. */
+  public static IpcStreamWriter file(ArrowReader reader, WritableByteChannel out) throws IOException {
+    return new IpcStreamWriter(storedSchema(reader), reader.getVectorSchemaRoot(), reader, out, true);
   }
 
   /**
@@ -76,6 +91,13 @@ public final class IpcStreamWriter implements AutoCloseable {
    * dictionaries} their values).
    */
   public IpcStreamWriter(Schema schema, VectorSchemaRoot root, DictionaryProvider dictionaries, WritableByteChannel out) {
+    this(schema, root, dictionaries, out, false);
+  }
+
+  private IpcStreamWriter(Schema schema, VectorSchemaRoot root, DictionaryProvider dictionaries, WritableByteChannel out,
+      boolean file) {
+    this.dictionaryBlocks = file ? new ArrayList<>() : null;
+    this.batchBlocks = file ? new ArrayList<>() : null;
     this.schema = schema;
     this.root = root;
     this.dictionaries = dictionaries;
@@ -96,10 +118,14 @@ public final class IpcStreamWriter implements AutoCloseable {
     return new Schema(fields, memory.getCustomMetadata());
   }
 
-  /** Writes the schema message (once; {@link #writeBatch} starts the stream when needed). */
+  /** Writes the schema message (once; {@link #writeBatch} starts the stream when needed); a file's magic first. */
   public void start() throws IOException {
     if (!started) {
       started = true;
+      if (batchBlocks != null) {
+        out.write(IpcReader.MAGIC); // "ARROW1", padded to 8 bytes
+        out.align();
+      }
       MessageSerializer.serialize(out, schema, option);
     }
   }
@@ -112,16 +138,25 @@ public final class IpcStreamWriter implements AutoCloseable {
     start();
     writeDictionaries();
     try (ArrowRecordBatch batch = new VectorUnloader(root, true, NoCompressionCodec.INSTANCE, true).getRecordBatch()) {
-      MessageSerializer.serialize(out, batch, option);
+      ArrowBlock block = MessageSerializer.serialize(out, batch, option);
+      if (batchBlocks != null) {
+        batchBlocks.add(block);
+      }
     }
   }
 
-  /** Writes the end-of-stream marker (once). */
+  /** Writes the end-of-stream marker (once); for a file, then its footer and magic. */
   public void end() throws IOException {
     start();
     if (!ended) {
       ended = true;
       ArrowStreamWriter.writeEndOfStream(out, option);
+      if (batchBlocks != null) {
+        long footerStart = out.getCurrentPosition();
+        out.write(new ArrowFooter(schema, dictionaryBlocks, batchBlocks), false);
+        out.writeIntLittleEndian(Math.toIntExact(out.getCurrentPosition() - footerStart));
+        out.write(IpcReader.MAGIC);
+      }
     }
   }
 
@@ -146,10 +181,19 @@ public final class IpcStreamWriter implements AutoCloseable {
     Set<Long> sent = new HashSet<>();
     for (long id : ids) {
       Dictionary dictionary = dictionaries.lookup(id);
-      byte[] message = message(id, dictionary.getVector());
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      ArrowBlock block = message(id, dictionary.getVector(), bytes);
+      byte[] message = bytes.toByteArray();
       boolean innerSent = inner(dictionary).stream().anyMatch(sent::contains);
       if (!innerSent && Arrays.equals(message, written.get(id))) {
         continue;
+      }
+      if (dictionaryBlocks != null) {
+        if (written.containsKey(id)) {
+          throw new IllegalStateException("an Arrow IPC file cannot replace a dictionary, and dictionary " + id
+              + " changes at batch " + (batchBlocks.size() + 1) + ": write such data in one batch, or as a stream");
+        }
+        dictionaryBlocks.add(new ArrowBlock(out.getCurrentPosition(), block.getMetadataLength(), block.getBodyLength()));
       }
       out.write(message);
       written.put(id, message);
@@ -205,15 +249,13 @@ public final class IpcStreamWriter implements AutoCloseable {
     }
   }
 
-  /** The dictionary batch message of {@code vector} as dictionary {@code id}. */
-  private byte[] message(long id, FieldVector vector) throws IOException {
+  /** Writes the dictionary batch message of {@code vector} as dictionary {@code id} to {@code bytes}; its block there. */
+  private ArrowBlock message(long id, FieldVector vector, ByteArrayOutputStream bytes) throws IOException {
     // Not closed: closing the root would close the provider's vector.
     VectorSchemaRoot values = new VectorSchemaRoot(List.of(vector.getField()), List.of(vector), vector.getValueCount());
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     ArrowRecordBatch batch = new VectorUnloader(values, true, NoCompressionCodec.INSTANCE, true).getRecordBatch();
     try (ArrowDictionaryBatch message = new ArrowDictionaryBatch(id, batch, false)) {
-      MessageSerializer.serialize(new WriteChannel(Channels.newChannel(bytes)), message, option);
+      return MessageSerializer.serialize(new WriteChannel(Channels.newChannel(bytes)), message, option);
     }
-    return bytes.toByteArray();
   }
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.complex.AbstractStructVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -82,6 +83,17 @@ public final class Fields {
     for (int i = 0; i < field.getChildren().size(); i++) {
       addRepeatedChildren(children.get(i), field.getChildren().get(i));
     }
+  }
+
+  /**
+   * The nulls of {@code vector} that its field {@code field} cannot hold: its null count when the
+   * field is not nullable, else 0. Unions and the null type have no validity of their own, so none:
+   * a union's nulls are its members' (checked there), and every value of the null type is null
+   * whatever its field says (apache-arrow writes such fields not nullable).
+   */
+  public static int refusedNulls(Field field, ValueVector vector) {
+    ArrowType type = field.getType();
+    return field.isNullable() || type instanceof ArrowType.Union || type instanceof ArrowType.Null ? 0 : vector.getNullCount();
   }
 
   /**

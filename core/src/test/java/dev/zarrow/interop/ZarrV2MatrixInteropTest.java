@@ -1,5 +1,7 @@
 package dev.zarrow.interop;
 
+import dev.zarrow.testing.NeedsPeer;
+import dev.zarrow.testing.Peer;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -54,6 +56,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * </ul>
  * zarr-python 2 starts twice per class: once to write the matrix, once to check zarrow's writes.
  */
+@NeedsPeer(Peer.PYTHON_ZARR)
 @ExtendWith(AllocatorExtension.class)
 class ZarrV2MatrixInteropTest {
   private static final ObjectMapper JSON = new ObjectMapper();

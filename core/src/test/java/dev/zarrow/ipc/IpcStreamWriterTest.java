@@ -1,6 +1,8 @@
 package dev.zarrow.ipc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.zarrow.testing.AllocatorExtension;
 import dev.zarrow.testing.GoldStreams;
@@ -25,6 +27,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.ipc.message.ArrowBlock;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -109,6 +114,54 @@ class IpcStreamWriterTest {
     try (IpcReader back = IpcReader.open(Files.write(tmp.resolve("back.arrows"), out.toByteArray()), allocator)) {
       assertEquals(HandStreams.nestedDictionarySchema(), back.storedSchema(), "the schema exactly");
       assertEquals(GoldStreams.snapshotOf(Files.newInputStream(stream), allocator).columns(), StreamSnapshot.of(back).columns());
+    }
+  }
+
+  /** An IPC file: Arrow Java's ArrowFileReader finds every batch through the footer, in any order. */
+  @Test
+  void writesAnIpcFileReadInAnyOrder(BufferAllocator allocator) throws Exception {
+    Path stream = GoldStreams.roundTrippableStreams().stream().filter(p -> GoldStreams.caseName(p).equals("primitive"))
+        .findFirst().orElseThrow();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int batches = 0;
+    try (IpcReader reader = IpcReader.open(stream, allocator);
+        IpcStreamWriter writer = IpcStreamWriter.file(reader, Channels.newChannel(out))) {
+      while (reader.loadNextBatch()) {
+        writer.writeBatch();
+        batches++;
+      }
+    }
+    Path file = Files.write(tmp.resolve("primitive.arrow"), out.toByteArray());
+    List<String> inOrder = new ArrayList<>();
+    try (ArrowFileReader reader = new ArrowFileReader(Files.newByteChannel(file), allocator)) {
+      List<ArrowBlock> blocks = reader.getRecordBlocks();
+      assertEquals(batches, blocks.size());
+      for (int i = blocks.size() - 1; i >= 0; i--) { // last first: random access
+        reader.loadRecordBatch(blocks.get(i));
+        inOrder.add(0, reader.getVectorSchemaRoot().contentToTSVString());
+      }
+    }
+    List<String> expected = new ArrayList<>();
+    try (ArrowStreamReader reader = new ArrowStreamReader(Files.newInputStream(stream), allocator)) {
+      while (reader.loadNextBatch()) {
+        expected.add(reader.getVectorSchemaRoot().contentToTSVString());
+      }
+    }
+    assertEquals(expected, inOrder);
+  }
+
+  /** A file cannot replace a dictionary: the writer refuses the batch that would need it. */
+  @Test
+  void anIpcFileRefusesADictionaryReplacement(BufferAllocator allocator) throws Exception {
+    Path stream = Files.write(tmp.resolve("nested.arrows"), HandStreams.nestedDictionaries(allocator));
+    try (IpcReader reader = IpcReader.open(stream, allocator);
+        IpcStreamWriter writer = IpcStreamWriter.file(reader, Channels.newChannel(new ByteArrayOutputStream()))) {
+      assertTrue(reader.loadNextBatch());
+      writer.writeBatch();
+      assertTrue(reader.loadNextBatch());
+      IllegalStateException e = assertThrows(IllegalStateException.class, writer::writeBatch);
+      assertTrue(e.getMessage().startsWith("an Arrow IPC file cannot replace a dictionary, and dictionary 3 changes at batch 2"),
+          e.getMessage());
     }
   }
 

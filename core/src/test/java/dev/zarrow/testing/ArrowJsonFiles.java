@@ -29,7 +29,6 @@ import org.apache.arrow.vector.ipc.JsonFileReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.util.DictionaryUtility;
-import org.junit.jupiter.api.Assumptions;
 
 /** Where the Arrow JSON-integration files used by the tests live, and how to read them. */
 public final class ArrowJsonFiles {
@@ -40,26 +39,15 @@ public final class ArrowJsonFiles {
   private ArrowJsonFiles() {}
 
   /**
-   * The Arrow project's gold files, kept outside the project: {@code ../shared/arrow-golden}
-   * beside the checkout, else {@code /work/shared/arrow-golden}. Missing, they fail the run on CI
-   * ({@code CI=true}) and skip the test loudly elsewhere.
+   * The Arrow project's gold files, kept in the checkout: {@code arrow-json-fixtures/arrow-testing}
+   * (its README says where they come from and their license).
    */
   public static Path goldenDir() {
-    for (Path candidate :
-        List.of(ProjectPaths.root().resolveSibling("shared").resolve("arrow-golden"), Path.of("/work/shared/arrow-golden"))) {
-      if (Files.isDirectory(candidate)) {
-        return candidate.toAbsolutePath().normalize();
-      }
+    Path dir = ProjectPaths.fixtures().resolve("arrow-testing");
+    if (!Files.isDirectory(dir)) {
+      fail("Arrow's gold files are missing from the checkout: " + dir);
     }
-    String message =
-        "Arrow golden files not found at ../shared/arrow-golden or /work/shared/arrow-golden;"
-            + " the golden-file tests did NOT run";
-    if ("true".equals(System.getenv("CI"))) {
-      fail(message);
-    }
-    System.err.println("WARNING: " + message);
-    Assumptions.abort(message);
-    return null;
+    return dir;
   }
 
   /** The gold files {@code generated_*.json.gz}, sorted by name. */

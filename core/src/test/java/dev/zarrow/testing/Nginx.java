@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -18,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * ({@link #requests}) shows what each read cost: method, path, {@code Range} header, status, bytes.
  */
 public final class Nginx implements AutoCloseable {
-  private static final Path BINARY = Path.of("/usr/sbin/nginx");
+  static final Path BINARY = Path.of("/usr/sbin/nginx");
 
   /** One line of the access log. */
   public record Request(String method, String path, String range, int status, long bytes) {}
@@ -39,8 +38,7 @@ public final class Nginx implements AutoCloseable {
    * CI, or skips elsewhere, when nginx is not installed.
    */
   public static Nginx serve(Path root, Path work) throws Exception {
-    Peers.require("nginx", Files.isExecutable(BINARY) ? Optional.empty() : Optional.of(BINARY + " is missing"),
-        ".ci/run installs the Debian package nginx");
+    Peer.NGINX.require();
     IOException last = null;
     for (int attempt = 0; attempt < 3; attempt++) {
       int port = freePort();

@@ -18,8 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
-import org.opentest4j.AssertionFailedError;
 
 /**
  * The real cross-implementation peers (zarrita and apache-arrow from npm), run through {@code node}.
@@ -77,7 +75,7 @@ public final class NodePeer {
    * installs the packages on first use.
    */
   public static void assumeAvailable() {
-    assumeAvailable(unavailableReason(), System.getenv(), System.err);
+    assumeAvailable(Peer.NODE.unavailable(), System.getenv(), System.err);
   }
 
   /** Why the peers cannot run here, or empty when they can (checked and installed once per JVM). */
@@ -194,17 +192,7 @@ public final class NodePeer {
 
   /** The decision of {@link #assumeAvailable()}, apart for testing. */
   static void assumeAvailable(Optional<String> reason, Map<String, String> env, PrintStream err) {
-    if (reason.isEmpty()) {
-      return;
-    }
-    if ("true".equals(env.get("CI"))) {
-      throw new AssertionFailedError(
-          "cross-implementation peers are required on CI (CI=true) but unavailable: "
-              + reason.get()
-              + " (.ci/node-setup installs node, npm and the packages)");
-    }
-    err.println("SKIPPED cross-implementation test: " + reason.get());
-    Assumptions.abort("SKIPPED cross-implementation test: " + reason.get());
+    Peers.require(Peer.NODE.id(), reason, Peer.NODE.install() + "; the first run installs the pinned npm packages", env, err);
   }
 
   // ------------------------------------------------------------------------------- installation

@@ -111,9 +111,11 @@ class NodePeerTest {
     assertTrue(onCi.getMessage().contains("`node` is not on PATH"), onCi.getMessage());
     TestAbortedException local =
         assertThrows(TestAbortedException.class, () -> NodePeer.assumeAvailable(missing, Map.of(), err));
-    assertTrue(local.getMessage().startsWith("SKIPPED cross-implementation test"), local.getMessage());
-    assertEquals("SKIPPED cross-implementation test: `node` is not on PATH" + System.lineSeparator(),
-        said.toString(StandardCharsets.UTF_8));
+    assertTrue(onCi.getMessage().contains("apt-get install nodejs npm"), onCi.getMessage());
+    String skipped = "SKIPPED test with a real node is unavailable: `node` is not on PATH; install it with `apt-get install"
+        + " nodejs npm; the first run installs the pinned npm packages`";
+    assertEquals(skipped, local.getMessage());
+    assertEquals(skipped + System.lineSeparator(), said.toString(StandardCharsets.UTF_8));
     assertThrows(TestAbortedException.class, () -> NodePeer.assumeAvailable(missing, Map.of("CI", "false"), err));
     NodePeer.assumeAvailable(Optional.empty(), Map.of("CI", "true"), err); // available: nothing happens
   }

@@ -41,7 +41,6 @@ import org.apache.arrow.vector.ipc.WriteChannel;
 import org.apache.arrow.vector.ipc.message.ArrowDictionaryBatch;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
-import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
@@ -162,9 +161,10 @@ public final class ArrowIpcCodec implements ArrayToBytesCodec {
       throw new IllegalArgumentException("codec " + metadata.name() + ": a chunk of Arrow field " + memory
           + " cannot be written from a vector of " + chunk.getField());
     }
-    if (!memory.isNullable() && !(memory.getType() instanceof ArrowType.Union) && chunk.getNullCount() > 0) {
+    int refused = Fields.refusedNulls(memory, chunk);
+    if (refused > 0) {
       throw new IllegalArgumentException("codec " + metadata.name() + ": field '" + memory.getName()
-          + "' is not nullable, the chunk has " + chunk.getNullCount() + " nulls");
+          + "' is not nullable, the chunk has " + refused + " nulls");
     }
   }
 
@@ -299,9 +299,10 @@ public final class ArrowIpcCodec implements ArrayToBytesCodec {
       }
       FieldVector out = join(batches, target.memory, allocator);
       batches.clear();
-      if (!target.memory.isNullable() && !(target.memory.getType() instanceof ArrowType.Union) && out.getNullCount() > 0) {
+      int refused = Fields.refusedNulls(target.memory, out);
+      if (refused > 0) {
         out.close();
-        throw new CorruptChunkException("Arrow IPC stream holds " + out.getNullCount() + " nulls for field '"
+        throw new CorruptChunkException("Arrow IPC stream holds " + refused + " nulls for field '"
             + target.memory.getName() + "', which is not nullable");
       }
       return out;

@@ -1,5 +1,7 @@
 package dev.zarrow.store.http;
 
+import dev.zarrow.testing.NeedsPeer;
+import dev.zarrow.testing.Peer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -42,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The HTTP store against a real web server: nginx from Debian on loopback, started once for the class
  * with a generated configuration. Its access log proves what partial reads cost.
  */
+@NeedsPeer(Peer.NGINX)
 @ExtendWith(AllocatorExtension.class)
 class HttpStoreNginxTest {
   @TempDir static Path dir;

@@ -16,7 +16,7 @@ import dev.zarrow.store.Store;
 import dev.zarrow.store.Stores;
 import dev.zarrow.store.WritableStore;
 import dev.zarrow.testing.AllocatorExtension;
-import dev.zarrow.testing.Peers;
+import dev.zarrow.testing.Peer;
 import dev.zarrow.testing.StoreCorpus;
 import dev.zarrow.testing.Vectors;
 import java.nio.ByteBuffer;
@@ -63,9 +63,7 @@ class ZipStoreTest {
 
   /** Runs {@code command} in {@code cwd}; fails on CI, skips elsewhere, when the program is missing. */
   static String run(Path cwd, String... command) throws Exception {
-    Path program = Path.of("/usr/bin", command[0]);
-    Peers.require(command[0], Files.isExecutable(program) ? Optional.empty() : Optional.of(program + " is missing"),
-        ".ci/run installs the Debian packages zip and unzip");
+    Peer.ZIP.require();
     Process p = new ProcessBuilder(command).directory(cwd.toFile()).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(120, TimeUnit.SECONDS), String.join(" ", command) + " did not finish");
