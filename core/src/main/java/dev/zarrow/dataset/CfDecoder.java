@@ -34,7 +34,8 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  * CF decoding of one variable, as xarray's default {@code decode_cf} does it, in its order: values
  * equal to {@code _FillValue} or {@code missing_value} become null (a float NaN too when the fill is
  * NaN); {@code scale_factor}/{@code add_offset} unpack to floating point (float32 where xarray picks it:
- * float32 data, or integers of at most 16 bits without {@code add_offset}; float64 otherwise);
+ * float32 data, integers of at most 16 bits that are masked or have no {@code add_offset}; float64
+ * otherwise; computed in that type, as numpy does);
  * {@code units: "<unit> since <date>"} with calendar {@code standard}, {@code gregorian}, {@code
  * proleptic_gregorian} or none becomes an Arrow Timestamp (microseconds, or nanoseconds for nanosecond
  * units; no time zone: the reference date's offset is applied, as xarray's naive datetimes are UTC);
@@ -112,7 +113,8 @@ final class CfDecoder {
       offset = offsetNode == null ? 0 : number(offsetNode, what + ": attribute add_offset");
       boolean smallFloat = type instanceof ArrowType.FloatingPoint fp && fp.getPrecision() != FloatingPointPrecision.DOUBLE;
       boolean smallInt = type instanceof ArrowType.Int i && i.getBitWidth() <= 16;
-      float32 = smallFloat || (smallInt && offsetNode == null);
+      // xarray's choice: masking makes small integers float32 first, any other masked integer float64
+      float32 = smallFloat || (smallInt && (masks || offsetNode == null));
       kind = Kind.SCALED;
       out = new ArrowType.FloatingPoint(float32 ? FloatingPointPrecision.SINGLE : FloatingPointPrecision.DOUBLE);
     }
