@@ -39,7 +39,7 @@ class DatasetCliTest {
 
   @BeforeAll
   static void write() {
-    PythonPeer.assumeAvailable();
+    PythonPeer.assumeXarray();
     PythonPeer.run(Duration.ofMinutes(3), "xarray_datasets.py", "write", dir.toString());
     reanalysis = dir.resolve("reanalysis.zarr");
     stations = dir.resolve("stations.zarr");

@@ -34,7 +34,7 @@ class DuckDbDatasetReadmeExampleTest {
 
   @Test
   void exampleRunsAndIsTheOneInTheReadme() throws Exception {
-    PythonPeer.assumeAvailable();
+    PythonPeer.assumeXarray();
     PythonPeer.run(Duration.ofMinutes(3), "xarray_datasets.py", "write", dir.toString());
     Path path = dir.resolve("reanalysis.zarr");
     JsonNode means = PythonPeer.run(Duration.ofMinutes(1), "xarray_datasets.py", "groupmean", path.toString(), "latitude", "t2m")

@@ -41,7 +41,7 @@ class FlightDatasetTest {
 
   @BeforeAll
   static void start() throws Exception {
-    PythonPeer.assumeAvailable();
+    PythonPeer.assumeXarray();
     PythonPeer.run(Duration.ofMinutes(3), "xarray_datasets.py", "write", dir.toString());
     fixture = new FlightFixture(dir, TableOptions.defaults());
   }
@@ -61,7 +61,9 @@ class FlightDatasetTest {
     try (FileSystemStore store = FileSystemStore.open(dir.resolve(path))) {
       DatasetTable table = Dataset.open(Zarr.openGroup(store, "")).table();
       chunks = table.chunkCount();
-      expected = StreamSnapshot.of(table.reader(allocator));
+      try (var reader = table.reader(allocator)) {
+        expected = StreamSnapshot.of(reader);
+      }
     }
     try (FlightClient client = fixture.client(allocator)) {
       FlightInfo info = client.getInfo(FlightDescriptor.path(path));
