@@ -35,6 +35,7 @@ module dev.zarrow {
   exports dev.zarrow.dtype;
   exports dev.zarrow.codec;
   exports dev.zarrow.table;
+  exports dev.zarrow.dataset;
 
   uses dev.zarrow.spi.ZarrPlugin;
   uses dev.zarrow.store.StoreProvider;

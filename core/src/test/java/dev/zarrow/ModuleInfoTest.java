@@ -19,7 +19,7 @@ class ModuleInfoTest {
     assertEquals(
         new TreeSet<>(Set.of("dev.zarrow", "dev.zarrow.error", "dev.zarrow.spi", "dev.zarrow.store",
             "dev.zarrow.metadata", "dev.zarrow.grid", "dev.zarrow.memory", "dev.zarrow.vector", "dev.zarrow.ipc", "dev.zarrow.dtype",
-            "dev.zarrow.codec", "dev.zarrow.table")),
+            "dev.zarrow.codec", "dev.zarrow.table", "dev.zarrow.dataset")),
         ModuleInfo.exportedPackages(),
         "the API packages (README, docs/architecture.md); dev.zarrow.internal and codec implementations stay inside");
   }

@@ -3,6 +3,7 @@ package dev.zarrow.table;
 import dev.zarrow.error.MetadataException;
 import dev.zarrow.vector.Dictionaries;
 import dev.zarrow.vector.Move;
+import dev.zarrow.internal.ReadAhead;
 import dev.zarrow.internal.WorkSharing;
 import java.util.List;
 import java.util.Map;
@@ -81,7 +82,7 @@ abstract class ColumnsReader extends SchemaRootReader {
 
   /** Batches decoded ahead of the consumer: one per core, at least 2 and at most 8. */
   static int readAheadDepth() {
-    return Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()));
+    return ReadAhead.defaultDepth();
   }
 
   private static String describeRows(List<Column> columns) {

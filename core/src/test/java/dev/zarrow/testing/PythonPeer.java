@@ -46,6 +46,11 @@ public final class PythonPeer {
     return r.exitCode == 0 ? Optional.empty() : Optional.of(python() + " cannot import xarray and zarr: " + r.stderr.strip());
   }
 
+  /** As {@link #assumeAvailable}, for xarray ({@link Peer#XARRAY}: the gridded dataset tests). */
+  public static void assumeXarray() {
+    Peer.XARRAY.require();
+  }
+
   private static String python() {
     return Files.isExecutable(Path.of("/usr/bin/python3")) ? "/usr/bin/python3" : "python3";
   }

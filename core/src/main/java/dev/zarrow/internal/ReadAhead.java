@@ -1,4 +1,4 @@
-package dev.zarrow.table;
+package dev.zarrow.internal;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -23,7 +23,7 @@ import java.util.function.BiFunction;
  *
  * @param <B> a decoded batch, closed by whoever takes it (or by {@link #close} when never taken)
  */
-final class ReadAhead<B extends AutoCloseable> implements AutoCloseable {
+public final class ReadAhead<B extends AutoCloseable> implements AutoCloseable {
   private final long end;
   private final long step;
   private final int depth;
@@ -68,8 +68,13 @@ final class ReadAhead<B extends AutoCloseable> implements AutoCloseable {
     }
   }
 
+  /** Batches decoded ahead of the consumer by default: one per core, at least 2 and at most 8. */
+  public static int defaultDepth() {
+    return Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()));
+  }
+
   /** {@code decode.apply(from, to)} decodes rows {@code [from, to)}. */
-  ReadAhead(long start, long end, long step, int depth, BiFunction<Long, Long, B> decode, Executor executor) {
+  public ReadAhead(long start, long end, long step, int depth, BiFunction<Long, Long, B> decode, Executor executor) {
     if (step <= 0 || depth <= 0) {
       throw new IllegalArgumentException("step " + step + " and depth " + depth + " must be positive");
     }
@@ -86,7 +91,7 @@ final class ReadAhead<B extends AutoCloseable> implements AutoCloseable {
    * the same failure on every later call: skipping to the batch after a bad one would hand out a
    * stream with rows missing.
    */
-  B next() {
+  public B next() {
     if (closed) {
       throw new IllegalStateException("read-ahead closed");
     }

@@ -1,4 +1,4 @@
-package dev.zarrow.table;
+package dev.zarrow.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -13,6 +13,7 @@ import dev.zarrow.ZarrArray;
 import dev.zarrow.ZarrOptions;
 import dev.zarrow.dtype.FixedType;
 import dev.zarrow.store.MemoryStore;
+import dev.zarrow.table.ArrayReader;
 import dev.zarrow.testing.AllocatorExtension;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,0 +1,377 @@
+package dev.zarrow.dataset;
+
+import dev.zarrow.error.NoSuchNodeException;
+import dev.zarrow.grid.Box;
+import dev.zarrow.vector.Broadcast;
+import java.util.AbstractList;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * The table of some data variables of a {@link Dataset}: what xarray's {@code
+ * Dataset.to_dataframe().reset_index()} gives, one row per cell of the <em>grid</em>.
+ *
+ * <p><b>Grid.</b> Its dimensions are the union of the selected variables' dimensions (by default every
+ * dimension of the dataset, as xarray's table has), in the order the variables name them, taking the
+ * variables of highest rank first (ties in the group's order): {@code t2m(time, latitude, longitude)}
+ * gives {@code time, latitude, longitude}. The grid is cut into chunks: along each dimension the chunk
+ * length of the first such variable that has it (then of the coordinates). Lower-rank variables
+ * broadcast over the dimensions they lack, as in xarray.
+ *
+ * <p><b>Columns</b>, named like the arrays, in this order: each dimension (its index coordinate's
+ * values, CF-decoded; without one, the int64 position along it), then each non-index coordinate whose
+ * dimensions are all in the grid (group order), then each selected data variable. Each variable's
+ * attributes are its field's metadata (strings as they are, other values as JSON), the group's the
+ * schema's. See {@link CfDecoder} for the decoding.
+ *
+ * <p><b>Rows</b> come chunk by chunk over the grid: chunks in C order of their grid coordinates, and
+ * the cells of a chunk in C order. A batch is one chunk of the grid. Chunk {@code i} (linear, C order)
+ * has grid coordinates {@link #chunkCoords}, cells {@link #chunkBox}. Readers of disjoint chunk sets
+ * (Flight endpoints, Spark partitions) together read the table once.
+ *
+ * <p>Immutable; safe to share between threads. Made by {@link Dataset#table}.
+ */
+public final class DatasetTable {
+  /** How one column is made: from a variable (any rank, broadcast) or a dimension's positions. */
+  record GridColumn(Field field, Variable variable, CfDecoder decoder, int[] axes, int dimensionAxis) {}
+
+  private final Dataset dataset;
+  private final List<String> dimensions;
+  private final long[] shape;
+  private final int[] chunkShape;
+  private final List<GridColumn> columns;
+  private final Schema schema;
+
+  private DatasetTable(Dataset dataset, List<String> dimensions, long[] shape, int[] chunkShape, List<GridColumn> columns) {
+    this.dataset = dataset;
+    this.dimensions = List.copyOf(dimensions);
+    this.shape = shape;
+    this.chunkShape = chunkShape;
+    this.columns = List.copyOf(columns);
+    this.schema = new Schema(this.columns.stream().map(GridColumn::field).toList(), CfDecoder.metadata(dataset.attributes()));
+  }
+
+  static DatasetTable of(Dataset dataset, DatasetOptions options) {
+    List<Variable> selected = new ArrayList<>();
+    if (options.variables() == null) {
+      dataset.dataVariables().forEach(n -> selected.add(dataset.variable(n)));
+    } else {
+      for (String name : options.variables()) {
+        Variable v = dataset.variables().get(name);
+        if (v == null || v.role() != Variable.Role.DATA) {
+          throw new NoSuchNodeException("dataset '" + dataset.group().path() + "' has no data variable '" + name
+              + "' (data variables: " + dataset.dataVariables() + (v == null ? "" : "; '" + name + "' is a coordinate") + ")");
+        }
+        selected.add(v);
+      }
+    }
+    List<Variable> byRank = new ArrayList<>(selected);
+    byRank.sort(Comparator.comparingInt(Variable::rank).reversed());
+    Set<String> dims = new LinkedHashSet<>();
+    byRank.forEach(v -> dims.addAll(v.dimensions()));
+    List<Variable> coordinates = dataset.variables().values().stream().filter(v -> v.role() != Variable.Role.DATA).toList();
+    if (options.variables() == null) {
+      coordinates.forEach(v -> dims.addAll(v.dimensions())); // xarray's table has every dimension
+    }
+    List<String> dimList = new ArrayList<>(dims);
+    long[] shape = new long[dimList.size()];
+    int[] chunks = new int[dimList.size()];
+    List<Variable> chunkSources = new ArrayList<>(byRank);
+    chunkSources.addAll(coordinates);
+    for (int d = 0; d < shape.length; d++) {
+      String dim = dimList.get(d);
+      shape[d] = dataset.dimensions().get(dim);
+      for (Variable v : chunkSources) {
+        int k = v.dimensions().indexOf(dim);
+        if (k >= 0) {
+          chunks[d] = v.array().grid().chunkShape()[k];
+          break;
+        }
+      }
+    }
+    List<GridColumn> columns = new ArrayList<>();
+    for (int d = 0; d < dimList.size(); d++) {
+      String dim = dimList.get(d);
+      Variable index = dataset.index(dim).orElse(null);
+      if (index == null) {
+        Field f = new Field(dim, FieldType.notNullable(new ArrowType.Int(64, true)), null);
+        columns.add(new GridColumn(f, null, null, new int[] {d}, d));
+      } else {
+        CfDecoder decoder = CfDecoder.of(index, options.raw());
+        columns.add(new GridColumn(decoder.field(), index, decoder, new int[] {d}, d));
+      }
+    }
+    for (Variable v : coordinates) {
+      if (v.role() == Variable.Role.COORDINATE && dimList.containsAll(v.dimensions())) {
+        columns.add(column(v, dimList, options.raw()));
+      }
+    }
+    for (Variable v : selected) {
+      columns.add(column(v, dimList, options.raw()));
+    }
+    if (options.columns() != null) {
+      Map<String, GridColumn> byName = new LinkedHashMap<>();
+      columns.forEach(c -> byName.put(c.field().getName(), c));
+      for (String name : options.columns()) {
+        if (!byName.containsKey(name)) {
+          throw new NoSuchNodeException("dataset '" + dataset.group().path() + "': the table has no column '" + name
+              + "' (columns: " + byName.keySet() + ")");
+        }
+      }
+      columns.removeIf(c -> !options.columns().contains(c.field().getName()));
+    }
+    return new DatasetTable(dataset, dimList, shape, chunks, columns);
+  }
+
+  private static GridColumn column(Variable v, List<String> dims, boolean raw) {
+    int[] axes = v.dimensions().stream().mapToInt(dims::indexOf).toArray();
+    CfDecoder decoder = CfDecoder.of(v, raw);
+    return new GridColumn(decoder.field(), v, decoder, axes, -1);
+  }
+
+  public Dataset dataset() {
+    return dataset;
+  }
+
+  /** The grid's dimension names, in its order. */
+  public List<String> dimensions() {
+    return dimensions;
+  }
+
+  /** The grid's shape, one length per dimension. */
+  public long[] shape() {
+    return shape.clone();
+  }
+
+  /** The grid's chunk shape (see the class comment for where it comes from). */
+  public int[] chunkShape() {
+    return chunkShape.clone();
+  }
+
+  /** Chunks along each dimension of the grid. */
+  public long[] gridShape() {
+    long[] out = new long[shape.length];
+    for (int d = 0; d < shape.length; d++) {
+      out[d] = chunkShape[d] == 0 ? 0 : (shape[d] + chunkShape[d] - 1) / chunkShape[d];
+    }
+    return out;
+  }
+
+  /** The number of chunks of the grid (0 when a dimension has length 0). */
+  public long chunkCount() {
+    long n = 1;
+    for (long g : gridShape()) {
+      n = Math.multiplyExact(n, g);
+    }
+    return n;
+  }
+
+  /** The number of rows: the grid's cell count, from the metadata alone. */
+  public long rows() {
+    long n = 1;
+    for (long s : shape) {
+      n = Math.multiplyExact(n, s);
+    }
+    return n;
+  }
+
+  /** The grid coordinates of chunk {@code index} (C order over {@link #gridShape}). */
+  public long[] chunkCoords(long index) {
+    long[] grid = gridShape();
+    if (index < 0 || index >= chunkCount()) {
+      throw new IllegalArgumentException("chunk " + index + " is not one of the " + chunkCount() + " chunks of the grid");
+    }
+    long[] coords = new long[grid.length];
+    for (int d = grid.length - 1; d >= 0; d--) {
+      coords[d] = index % grid[d];
+      index /= grid[d];
+    }
+    return coords;
+  }
+
+  /** The linear (C order) index of the chunk at grid coordinates {@code coords}. */
+  public long chunkIndex(long[] coords) {
+    long[] grid = gridShape();
+    if (coords.length != grid.length) {
+      throw new IllegalArgumentException("chunk " + Arrays.toString(coords) + " has " + coords.length
+          + " coordinates; the grid has " + grid.length + " dimensions");
+    }
+    long index = 0;
+    for (int d = 0; d < grid.length; d++) {
+      if (coords[d] < 0 || coords[d] >= grid[d]) {
+        throw new IllegalArgumentException("chunk " + Arrays.toString(coords) + " is outside the grid's " + Arrays.toString(grid) + " chunks");
+      }
+      index = index * grid[d] + coords[d];
+    }
+    return index;
+  }
+
+  /** The cells of the chunk at {@code coords}: a box of the grid, clipped at its edges. */
+  public Box chunkBox(long[] coords) {
+    chunkIndex(coords); // checks them
+    long[] start = new long[shape.length];
+    long[] size = new long[shape.length];
+    for (int d = 0; d < shape.length; d++) {
+      start[d] = coords[d] * chunkShape[d];
+      size[d] = Math.min(chunkShape[d], shape[d] - start[d]);
+    }
+    return new Box(start, size);
+  }
+
+  /** The Arrow schema of every batch (the decoded forms; variables' attributes as field metadata). */
+  public Schema schema() {
+    return schema;
+  }
+
+  /**
+   * The values of dimension {@code dimension} along the whole grid, as its column holds them (the
+   * index coordinate CF-decoded, or the int64 positions), for planning: which chunks hold a range of
+   * times or latitudes. A new vector the caller owns and closes. A name that is no dimension of the
+   * grid is a {@link NoSuchNodeException}.
+   */
+  public FieldVector dimensionValues(String dimension, BufferAllocator allocator) {
+    int d = dimensions.indexOf(dimension);
+    if (d < 0) {
+      throw new NoSuchNodeException("the table has no dimension '" + dimension + "' (dimensions: " + dimensions + ")");
+    }
+    long[] start = new long[shape.length];
+    Box whole = new Box(start, shape);
+    GridColumn column = columns.stream().filter(c -> c.dimensionAxis() == d).findFirst().orElse(null);
+    if (column == null) {
+      Variable index = dataset.index(dimension).orElse(null);
+      column = index == null ? new GridColumn(new Field(dimension, FieldType.notNullable(new ArrowType.Int(64, true)), null),
+          null, null, new int[] {d}, d) : new GridColumn(CfDecoder.of(index, false).field(), index, CfDecoder.of(index, false),
+          new int[] {d}, d);
+    }
+    return readSource(column, whole, allocator);
+  }
+
+  /** Every chunk, in order: a reader of the whole table. The caller owns the reader and closes it. */
+  public DatasetReader reader(BufferAllocator allocator) {
+    return reader(allocator, 0, chunkCount());
+  }
+
+  /**
+   * Chunks {@code [first, end)} (linear C order indices, see {@link #chunkCoords}), a batch each. A
+   * range outside {@code [0, chunkCount()]} is an {@link IllegalArgumentException}. <b>One root,
+   * reused for every batch</b>; the caller owns the reader and closes it.
+   */
+  public DatasetReader reader(BufferAllocator allocator, long first, long end) {
+    long count = chunkCount();
+    if (first < 0 || first > end || end > count) {
+      throw new IllegalArgumentException("chunks [" + first + ", " + end + ") are not a range of the grid's " + count + " chunks");
+    }
+    List<long[]> chunks = new AbstractList<>() {
+      @Override
+      public long[] get(int i) {
+        return chunkCoords(first + i);
+      }
+
+      @Override
+      public int size() {
+        return Math.toIntExact(end - first);
+      }
+    };
+    return new DatasetReader(allocator, this, chunks);
+  }
+
+  /**
+   * The chunks at the grid coordinates {@code chunks}, in the order given, a batch each (a chunk outside
+   * the grid is an {@link IllegalArgumentException}). For readers of pruned chunk sets. The caller owns
+   * the reader and closes it.
+   */
+  public DatasetReader reader(BufferAllocator allocator, List<long[]> chunks) {
+    List<long[]> copy = new ArrayList<>();
+    for (long[] c : chunks) {
+      chunkIndex(c);
+      copy.add(c.clone());
+    }
+    return new DatasetReader(allocator, this, copy);
+  }
+
+  List<GridColumn> columns() {
+    return columns;
+  }
+
+  /**
+   * Column {@code column} over the grid cells of {@code box}, C order: its source read over the box's
+   * part along its own dimensions, decoded, then broadcast (without a copy when it already has the
+   * grid's dimensions in the grid's order). A new vector the caller owns.
+   */
+  FieldVector read(GridColumn column, Box box, BufferAllocator allocator) {
+    int[] axes = column.axes();
+    long[] sourceShape = new long[axes.length];
+    for (int k = 0; k < axes.length; k++) {
+      sourceShape[k] = box.shape(axes[k]);
+    }
+    long[] strides = new long[box.rank()];
+    long stride = 1;
+    for (int k = axes.length - 1; k >= 0; k--) {
+      strides[axes[k]] = stride;
+      stride *= sourceShape[k];
+    }
+    FieldVector source = readSource(column, box, allocator);
+    if (sourceShape.length == box.rank() && Arrays.equals(sourceShape, box.shape()) && isIdentity(axes)) {
+      return source;
+    }
+    try (source) {
+      return Broadcast.expand(source, column.field(), strides, box.shape(), allocator);
+    }
+  }
+
+  private static boolean isIdentity(int[] axes) {
+    for (int k = 0; k < axes.length; k++) {
+      if (axes[k] != k) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The column's source values over {@code box}'s part along its dimensions, decoded. */
+  private FieldVector readSource(GridColumn column, Box box, BufferAllocator allocator) {
+    int[] axes = column.axes();
+    if (column.variable() == null) {
+      int d = column.dimensionAxis();
+      int n = Math.toIntExact(box.shape(d));
+      BigIntVector positions = (BigIntVector) column.field().createVector(allocator);
+      positions.allocateNew(n);
+      for (int i = 0; i < n; i++) {
+        positions.set(i, box.start(d) + i);
+      }
+      positions.setValueCount(n);
+      return positions;
+    }
+    long[] start = new long[axes.length];
+    long[] size = new long[axes.length];
+    for (int k = 0; k < axes.length; k++) {
+      start[k] = box.start(axes[k]);
+      size[k] = box.shape(axes[k]);
+    }
+    FieldVector raw;
+    try {
+      raw = column.variable().array().read(new Box(start, size), allocator).vector();
+    } catch (dev.zarrow.error.ZarrException e) {
+      throw e.withContext("dataset '" + dataset.group().path() + "', variable '" + column.variable().name() + "'");
+    }
+    return column.decoder().decode(raw, allocator);
+  }
+
+  @Override
+  public String toString() {
+    return "table of " + dataset + " over " + dimensions + " " + Arrays.toString(shape) + " in chunks " + Arrays.toString(chunkShape);
+  }
+}
