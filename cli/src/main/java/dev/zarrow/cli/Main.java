@@ -43,7 +43,7 @@ import picocli.CommandLine.Spec;
     description = "Zarr v3 arrays and groups as Apache Arrow. STORE is a directory.",
     subcommands = {
       InfoCommand.class, LsCommand.class, CatCommand.class, CopyCommand.class, CheckCommand.class, ConsolidateCommand.class,
-      ImportCommand.class, ExportCommand.class, ServeCommand.class, DemoCommand.class, CommandLine.HelpCommand.class
+      ImportCommand.class, ExportCommand.class, ServeCommand.class, HashPasswordCommand.class, DemoCommand.class, CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
