@@ -39,6 +39,11 @@ public final class Nginx implements AutoCloseable {
    * CI, or skips elsewhere, when nginx is not installed.
    */
   public static Nginx serve(Path root, Path work) throws Exception {
+    return serve(root, work, "");
+  }
+
+  /** {@link #serve(Path, Path)} with more directives in the {@code server} block ({@code location}s, header checks). */
+  public static Nginx serve(Path root, Path work, String serverDirectives) throws Exception {
     Peers.require("nginx", Files.isExecutable(BINARY) ? Optional.empty() : Optional.of(BINARY + " is missing"),
         ".ci/run installs the Debian package nginx");
     IOException last = null;
@@ -65,6 +70,7 @@ public final class Nginx implements AutoCloseable {
           "  server {",
           "    listen 127.0.0.1:" + port + ";",
           "    root " + root.toAbsolutePath() + ";",
+          serverDirectives,
           "  }",
           "}", ""));
       Process process = new ProcessBuilder(BINARY.toString(), "-p", work.toString(), "-c", conf.toString(), "-g", "daemon off;")
