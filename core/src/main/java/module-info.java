@@ -51,5 +51,6 @@ module dev.zarrow {
   provides dev.zarrow.store.StoreProvider with
       dev.zarrow.store.http.HttpProvider,
       dev.zarrow.store.zip.ZipProvider,
-      dev.zarrow.store.s3.S3Provider;
+      dev.zarrow.store.s3.S3Provider,
+      dev.zarrow.store.gcs.GcsProvider;
 }

@@ -44,7 +44,7 @@ import picocli.CommandLine.Spec;
         + " http(s)://HOST/PATH (read-only), s3://BUCKET/PREFIX, a .zip archive (or zip:PATH), or memory:.",
     subcommands = {
       InfoCommand.class, LsCommand.class, CatCommand.class, CopyCommand.class, CheckCommand.class, ConsolidateCommand.class,
-      ImportCommand.class, ExportCommand.class, ServeCommand.class, DemoCommand.class, CommandLine.HelpCommand.class
+      ImportCommand.class, ExportCommand.class, ServeCommand.class, HashPasswordCommand.class, DemoCommand.class, CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

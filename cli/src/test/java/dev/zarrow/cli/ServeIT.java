@@ -122,7 +122,7 @@ class ServeIT {
     JsonNode json = Json.MAPPER.readTree(line);
     assertEquals(1, json.size(), line);
     String location = json.get("location").textValue();
-    assertTrue(location.matches("grpc\\+tcp://127\\.0\\.0\\.1:\\d+"), location);
+    assertTrue(location.matches("grpc\\+(tcp|tls)://127\\.0\\.0\\.1:\\d+"), location);
     return new Server(process, new Location(location), stdout, stderr);
   }
 
@@ -175,6 +175,38 @@ class ServeIT {
     assertEquals("", a.rest(), "stdout holds the location line only");
     assertEquals("", b.rest());
     assertTrue(read(a.stderr()).contains("serve: stopped"), read(a.stderr()));
+  }
+
+  @Test
+  void theShadedJarServesGrpcTlsToBearersOnly(BufferAllocator allocator) throws Exception {
+    TestCertificates certs = new TestCertificates(dir.resolve("certs"));
+    String token = "it-token-5e0c2b7d91f84a36";
+    Path tokens = dir.resolve("tokens");
+    Files.createFile(tokens, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(tokens, token + "\n");
+    Server server = serve("--tls-cert", certs.serverCert.toString(), "--tls-key", certs.serverKey.toString(),
+        "--auth-token-file", tokens.toString());
+    assertEquals("grpc+tls", server.location().getUri().getScheme());
+    try (var ca = Files.newInputStream(certs.ca);
+        FlightClient client = FlightClient.builder(allocator, server.location()).trustedCertificates(ca).build()) {
+      var bearer = new org.apache.arrow.flight.grpc.CredentialCallOption(new org.apache.arrow.flight.auth2.BearerCredentialWriter(token));
+      FlightInfo info = client.getInfo(FlightDescriptor.path("t"), bearer);
+      long rows = 0;
+      for (FlightEndpoint endpoint : info.getEndpoints()) {
+        try (FlightStream stream = client.getStream(endpoint.getTicket(), bearer)) {
+          while (stream.next()) {
+            rows += stream.getRoot().getRowCount();
+          }
+        }
+      }
+      assertEquals(ROWS, rows);
+      FlightRuntimeException refused = assertThrows(FlightRuntimeException.class, () -> client.getInfo(FlightDescriptor.path("t")));
+      assertEquals(org.apache.arrow.flight.FlightStatusCode.UNAUTHENTICATED, refused.status().code());
+    }
+    assertEquals(0, server.stop("TERM"), () -> read(server.stderr()));
+    assertTrue(read(server.stderr()).contains("read-only"), read(server.stderr()));
+    assertTrue(!read(server.stderr()).contains(token), read(server.stderr()));
   }
 
   @Test

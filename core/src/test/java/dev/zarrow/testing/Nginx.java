@@ -38,6 +38,11 @@ public final class Nginx implements AutoCloseable {
    * CI, or skips elsewhere, when nginx is not installed.
    */
   public static Nginx serve(Path root, Path work) throws Exception {
+    return serve(root, work, "");
+  }
+
+  /** {@link #serve(Path, Path)} with more directives in the {@code server} block ({@code location}s, header checks). */
+  public static Nginx serve(Path root, Path work, String serverDirectives) throws Exception {
     Peer.NGINX.require();
     IOException last = null;
     for (int attempt = 0; attempt < 3; attempt++) {
@@ -63,6 +68,7 @@ public final class Nginx implements AutoCloseable {
           "  server {",
           "    listen 127.0.0.1:" + port + ";",
           "    root " + root.toAbsolutePath() + ";",
+          serverDirectives,
           "  }",
           "}", ""));
       Process process = new ProcessBuilder(BINARY.toString(), "-p", work.toString(), "-c", conf.toString(), "-g", "daemon off;")

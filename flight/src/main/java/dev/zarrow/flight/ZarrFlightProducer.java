@@ -20,6 +20,7 @@ import dev.zarrow.table.TableReader;
 import dev.zarrow.table.TableWriter;
 import io.grpc.Status;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -27,7 +28,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.flight.BackpressureStrategy;
 import org.apache.arrow.flight.Criteria;
@@ -42,6 +46,7 @@ import org.apache.arrow.flight.SchemaResult;
 import org.apache.arrow.flight.Ticket;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.message.IpcOption;
@@ -73,8 +78,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *       reads (backpressure: at most the reader's read-ahead is decoded ahead of the network). A
  *       client that goes away stops the decoding and releases everything. With dictionary-encoded
  *       columns an endpoint is one batch: Flight Java sends dictionaries once, at a stream's start.
- *   <li><b>DoPut</b> writes the stream as a group table at the descriptor's path, as {@code zarrow
- *       import} does ({@link TableWriter}, laid out by the producer's {@link TableOptions}); the table
+ *   <li><b>DoPut</b>, once {@link #setWritesAllowed allowed} (a producer is read-only until then:
+ *       {@code PERMISSION_DENIED}, before anything is read or written), writes the stream as a group
+ *       table at the descriptor's path, as {@code zarrow import} does ({@link TableWriter}, laid out by the producer's {@link TableOptions}); the table
  *       is claimed (its {@code zarrow_table} attribute written) only when the stream ends cleanly, and
  *       a put that fails removes what it wrote. An existing node is {@code ALREADY_EXISTS}. The
  *       answer is one {@code PutResult} whose metadata is {@code {"path":P,"rows":N}}.
@@ -95,9 +101,13 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
   private final TableOptions writeOptions;
   private final BufferAllocator allocator;
   private final ExecutorService streams;
+  private final ScheduledExecutorService timers;
   private final Set<String> puts = ConcurrentHashMap.newKeySet();
   private volatile List<Location> locations = List.of();
   private volatile int batchRows;
+  private volatile boolean writesAllowed;
+  private volatile long maxPutBytes = Long.MAX_VALUE;
+  private volatile Duration idleTimeout = Duration.ZERO;
 
   /**
    * A producer over {@code store} (borrowed), reading and writing with {@code options}, laying out
@@ -112,6 +122,11 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
     // DoGet runs here, not on gRPC's thread: gRPC tells a call's readiness on that thread.
     this.streams = Executors.newCachedThreadPool(r -> {
       Thread t = new Thread(r, "zarrow-flight-doget-" + count.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "zarrow-flight-idle");
       t.setDaemon(true);
       return t;
     });
@@ -145,6 +160,39 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
       throw new IllegalArgumentException("batch rows " + rows + " is negative");
     }
     this.batchRows = rows;
+  }
+
+  /**
+   * Whether {@code DoPut} may write into the store from now on; {@code false}, the default, answers
+   * every put {@code PERMISSION_DENIED} before the stream is read or the store touched. Allow writes only
+   * where the server authenticates its callers (or every caller may change the store).
+   */
+  public void setWritesAllowed(boolean allowed) {
+    this.writesAllowed = allowed;
+  }
+
+  /**
+   * The most bytes of Arrow data (the batches' buffers) one {@code DoPut} may bring; past it the put is
+   * {@code RESOURCE_EXHAUSTED} and what it wrote is removed. Unlimited by default.
+   */
+  public void setMaxPutBytes(long bytes) {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("max put bytes " + bytes + " is not positive");
+    }
+    this.maxPutBytes = bytes;
+  }
+
+  /**
+   * How long a {@code DoPut} waits for a client that sends nothing before the call ends {@code
+   * DEADLINE_EXCEEDED} and what it wrote is removed; {@link Duration#ZERO}, the default, waits for ever.
+   * (A {@code DoGet} whose client stops reading waits on gRPC's flow control; a connection that dies is
+   * found by the server's keep-alive, which {@code zarrow serve} sets.)
+   */
+  public void setIdleTimeout(Duration timeout) {
+    if (timeout.isNegative()) {
+      throw new IllegalArgumentException("idle timeout " + timeout + " is negative");
+    }
+    this.idleTimeout = timeout;
   }
 
   @Override
@@ -373,26 +421,52 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
   @Override
   public Runnable acceptPut(CallContext context, FlightStream stream, StreamListener<PutResult> ack) {
     return () -> {
+      Answer answer = new Answer(ack);
       String path = null;
       try {
         path = pathOf(stream.getDescriptor());
-        long rows = put(path, stream);
+        long rows = put(path, stream, answer);
         ObjectNode result = Json.MAPPER.createObjectNode().put("path", path).put("rows", rows);
         byte[] bytes = result.toString().getBytes(StandardCharsets.UTF_8);
         ArrowBuf metadata = allocator.buffer(bytes.length);
         metadata.writeBytes(bytes);
-        try (PutResult answer = PutResult.metadata(metadata)) { // closing it releases the buffer
-          ack.onNext(answer);
+        try (PutResult done = PutResult.metadata(metadata)) { // closing it releases the buffer
+          answer.done(done);
         }
-        ack.onCompleted();
       } catch (Throwable e) {
-        ack.onError(FlightErrors.toStatus(e, FlightErrors.Side.PUT));
+        answer.fail(FlightErrors.toStatus(e, FlightErrors.Side.PUT));
       }
     };
   }
 
+  /** A put's one answer: its result, or the first failure (the idle watchdog's or the put's). */
+  private static final class Answer {
+    private final StreamListener<PutResult> ack;
+    private final AtomicBoolean given = new AtomicBoolean();
+
+    Answer(StreamListener<PutResult> ack) {
+      this.ack = ack;
+    }
+
+    void done(PutResult result) {
+      if (given.compareAndSet(false, true)) {
+        ack.onNext(result);
+        ack.onCompleted();
+      }
+    }
+
+    void fail(Throwable status) {
+      if (given.compareAndSet(false, true)) {
+        ack.onError(status);
+      }
+    }
+  }
+
   /** Writes the stream as a table at {@code path}; returns its rows. */
-  private long put(String path, FlightStream stream) throws Exception {
+  private long put(String path, FlightStream stream, Answer answer) throws Exception {
+    if (!writesAllowed) {
+      throw FlightErrors.status(Status.PERMISSION_DENIED, "DoPut: this server is read-only (writes are not allowed)");
+    }
     if (path.isEmpty()) {
       throw FlightErrors.invalid("DoPut writes a table at a node path below the root, not at the root");
     }
@@ -409,7 +483,15 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
         Schema stored = TableWriter.storedSchema(root.getSchema(), stream.getDictionaryProvider());
         // Closed without finish (the stream failed), the writer removes what it wrote: no table claimed.
         try (TableWriter writer = TableWriter.create(writable, path, options, stored, writeOptions, memory)) {
-          while (stream.next()) {
+          long bytes = 0;
+          while (next(stream, path, answer)) {
+            for (FieldVector column : root.getFieldVectors()) {
+              bytes += column.getBufferSize();
+            }
+            if (bytes > maxPutBytes) {
+              throw FlightErrors.status(Status.RESOURCE_EXHAUSTED, "DoPut '" + path + "': more than the "
+                  + maxPutBytes + " bytes a put may bring; nothing was kept");
+            }
             writer.append(root, stream.getDictionaryProvider());
           }
           writer.finish();
@@ -418,6 +500,38 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
       }
     } finally {
       puts.remove(path);
+    }
+  }
+
+  /**
+   * The stream's next batch; with an idle time-out, a client that sends nothing for that long has its
+   * put answered {@code DEADLINE_EXCEEDED}, which closes the call and so ends {@code next} with an error.
+   */
+  private boolean next(FlightStream stream, String path, Answer answer) {
+    long idle = idleTimeout.toMillis();
+    if (idle == 0) {
+      return stream.next();
+    }
+    // Closing the call does not wake a FlightStream waiting for its next message: the watchdog
+    // answers the client, then interrupts this thread, but only while it waits here.
+    Thread waiting = Thread.currentThread();
+    AtomicBoolean inNext = new AtomicBoolean(true);
+    ScheduledFuture<?> watchdog = timers.schedule(() -> {
+      answer.fail(FlightErrors.status(Status.DEADLINE_EXCEEDED, "DoPut '" + path + "': the client sent nothing for " + idle + " ms"));
+      synchronized (inNext) {
+        if (inNext.get()) {
+          waiting.interrupt();
+        }
+      }
+    }, idle, TimeUnit.MILLISECONDS);
+    try {
+      return stream.next();
+    } finally {
+      watchdog.cancel(false);
+      synchronized (inNext) {
+        inNext.set(false);
+        Thread.interrupted(); // the pool's thread goes back without our interrupt
+      }
     }
   }
 
@@ -470,6 +584,7 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
   /** Stops the threads that stream DoGet calls, waiting up to a minute for those running. */
   @Override
   public void close() throws InterruptedException {
+    timers.shutdownNow();
     streams.shutdown();
     if (!streams.awaitTermination(1, TimeUnit.MINUTES)) {
       streams.shutdownNow();

@@ -46,6 +46,7 @@ final class FlightFixture implements AutoCloseable {
     this.dir = dir;
     this.store = FileSystemStore.open(dir);
     this.producer = new ZarrFlightProducer(store, ZarrOptions.defaults(), writeOptions, serverMemory);
+    producer.setWritesAllowed(true);
     this.server = FlightServer.builder(serverMemory, Location.forGrpcInsecure("127.0.0.1", 0), producer).build().start();
     this.location = Location.forGrpcInsecure("127.0.0.1", server.getPort());
     producer.setLocations(List.of(location));

@@ -15,7 +15,7 @@ public final class HttpProvider implements StoreProvider {
 
   @Override
   public Store open(String location, Map<String, String> options) {
-    return HttpStore.open(location, HttpSettings.of(location, options));
+    return HttpStore.open(location, HttpSettings.of(location, options, System.getenv()));
   }
 
   @Override

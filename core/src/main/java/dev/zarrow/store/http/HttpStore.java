@@ -17,6 +17,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -381,6 +382,9 @@ public final class HttpStore implements Store {
     }
     if (ifMatch != null) {
       builder.header("If-Match", ifMatch);
+    }
+    for (Map.Entry<String, String> header : settings.headers()) {
+      builder.header(header.getKey(), header.getValue());
     }
     HttpRequest request = builder.build();
     // Limit what a 206 may bring to what was asked; a suffix or a hint may be clamped (shorter).

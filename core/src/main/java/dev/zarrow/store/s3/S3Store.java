@@ -109,6 +109,8 @@ public final class S3Store implements WritableStore {
     S3ClientBuilder builder = S3Client.builder()
         .region(Region.of(settings.region()))
         .credentialsProvider(settings.credentials())
+        // A bucket of another region answers 301 naming its region: the SDK asks again there.
+        .crossRegionAccessEnabled(true)
         .httpClient(new JdkHttpClient(settings.timeout()));
     settings.endpoint().ifPresent(endpoint -> builder.endpointOverride(endpoint).forcePathStyle(true)
         // S3-compatible servers do not all know the newer integrity checksums; send them only when required.
@@ -449,7 +451,10 @@ public final class S3Store implements WritableStore {
 
   private StoreException failure(String what, String key, SdkException e) {
     String why = e.getMessage();
-    if (e instanceof SdkServiceException s && (s.statusCode() == 403 || s.statusCode() == 401)) {
+    if (e instanceof SdkServiceException s && (s.statusCode() == 403 || s.statusCode() == 401) && settings.anonymous()) {
+      why = "access denied (HTTP " + s.statusCode() + ") to an anonymous request (s3.anonymous or AWS_NO_SIGN_REQUEST): "
+          + "the bucket does not allow this without credentials; " + e.getMessage();
+    } else if (e instanceof SdkServiceException s && (s.statusCode() == 403 || s.statusCode() == 401)) {
       why = "access denied (HTTP " + s.statusCode() + "): check the credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, "
           + "or AWS_PROFILE) and the endpoint; " + e.getMessage();
     }
@@ -458,7 +463,8 @@ public final class S3Store implements WritableStore {
 
   @Override
   public String describe() {
-    return "S3 store s3://" + bucket + "/" + prefix + settings.endpoint().map(e -> " at " + e).orElse("");
+    return "S3 store s3://" + bucket + "/" + prefix + settings.endpoint().map(e -> " at " + e).orElse("")
+        + (settings.anonymous() ? " (anonymous)" : "");
   }
 
   @Override

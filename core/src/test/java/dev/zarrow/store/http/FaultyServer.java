@@ -23,11 +23,11 @@ import java.util.function.Function;
  * last one repeats), to make the faults a real server would not: errors, bodies cut short or too long,
  * wrong {@code Content-Range}, silence. Every request is recorded. One connection per request.
  */
-final class FaultyServer implements AutoCloseable {
+public final class FaultyServer implements AutoCloseable {
   /** What the server writes for one request: the raw head and body, and whether to stall or cut. */
-  record Reply(int status, Map<String, String> headers, byte[] body, int send, long stallMillis) {
+  public record Reply(int status, Map<String, String> headers, byte[] body, int send, long stallMillis) {
     /** {@code body} sent whole with a matching Content-Length. */
-    static Reply of(int status, Map<String, String> headers, byte[] body) {
+    public static Reply of(int status, Map<String, String> headers, byte[] body) {
       return new Reply(status, headers, body, body.length, 0);
     }
 
@@ -48,7 +48,7 @@ final class FaultyServer implements AutoCloseable {
   }
 
   /** One request: method, path and headers (names in lower case). */
-  record Request(String method, String path, Map<String, String> headers) {}
+  public record Request(String method, String path, Map<String, String> headers) {}
 
   private final ServerSocket socket;
   private final Thread acceptor;
@@ -57,20 +57,20 @@ final class FaultyServer implements AutoCloseable {
   private final List<Request> requests = Collections.synchronizedList(new ArrayList<>());
   private final List<Socket> open = Collections.synchronizedList(new ArrayList<>());
 
-  FaultyServer() throws IOException {
+  public FaultyServer() throws IOException {
     socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     acceptor = new Thread(this::accept, "faulty-server");
     acceptor.setDaemon(true);
     acceptor.start();
   }
 
-  URI url() {
+  public URI url() {
     return URI.create("http://127.0.0.1:" + socket.getLocalPort() + "/data");
   }
 
   /** The replies to the next requests, in order; the last one answers every later request too. */
   @SafeVarargs
-  final void script(Function<Request, Reply>... replies) {
+  public final void script(Function<Request, Reply>... replies) {
     script.clear();
     for (Function<Request, Reply> reply : replies) {
       script.add(reply);
@@ -78,7 +78,7 @@ final class FaultyServer implements AutoCloseable {
     requests.clear();
   }
 
-  List<Request> requests() {
+  public List<Request> requests() {
     return List.copyOf(requests);
   }
 

@@ -54,7 +54,7 @@ class HttpStoreFaultTest {
   }
 
   static HttpStore store() {
-    return new HttpStore(server.url(), new HttpSettings(Duration.ofSeconds(2), Duration.ofMillis(700), 2, Duration.ofMillis(10), 4));
+    return new HttpStore(server.url(), new HttpSettings(Duration.ofSeconds(2), Duration.ofMillis(700), 2, Duration.ofMillis(10), 4, java.util.List.of()));
   }
 
   static Function<FaultyServer.Request, Reply> reply(int status) {
@@ -224,7 +224,7 @@ class HttpStoreFaultTest {
     int concurrency = 3;
     java.util.concurrent.ExecutorService readers = java.util.concurrent.Executors.newFixedThreadPool(10);
     try (HttpStore store = new HttpStore(server.url(), new HttpSettings(Duration.ofSeconds(2), Duration.ofSeconds(5), 0, Duration.ofMillis(10),
-        concurrency))) {
+        concurrency, List.of()))) {
       List<java.util.concurrent.Future<String>> reads = new java.util.ArrayList<>();
       for (int i = 0; i < 20; i++) {
         int at = i % 10;
