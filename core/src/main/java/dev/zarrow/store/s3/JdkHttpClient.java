@@ -52,7 +52,7 @@ final class JdkHttpClient implements SdkHttpClient {
   @Override
   public ExecutableHttpRequest prepareRequest(HttpExecuteRequest execute) {
     SdkHttpRequest request = execute.httpRequest();
-    HttpRequest.Builder builder = HttpRequest.newBuilder(request.getUri()).timeout(timeout);
+    HttpRequest.Builder builder = HttpRequest.newBuilder(request.getUri());
     boolean expectContinue = false;
     long length = -1;
     for (Map.Entry<String, List<String>> header : request.headers().entrySet()) {
@@ -65,6 +65,9 @@ final class JdkHttpClient implements SdkHttpClient {
         header.getValue().forEach(value -> builder.header(header.getKey(), value));
       }
     }
+    // The JDK's timeout spans the whole exchange, body included (HttpURLConnection's was per read): a
+    // body adds a second per 64 KiB, so that a large part on a slow link is not cut short.
+    builder.timeout(timeout.plusSeconds(Math.max(0, length) >> 16));
     builder.expectContinue(expectContinue);
     builder.method(request.method().name(), body(execute.contentStreamProvider(), length));
     HttpRequest built = builder.build();

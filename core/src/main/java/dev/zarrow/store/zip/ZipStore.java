@@ -12,7 +12,8 @@ import java.util.Optional;
 /**
  * A zip archive, read: key {@code a/c/0} is the entry named {@code a/c/0} (Zarr's zip store convention:
  * the archive's root is the store's root). Stored entries are read-only views of the mapped archive,
- * never copied; deflated ones are inflated and checked (see {@link ZipArchive}). The archive is read as
+ * never copied; deflated ones are inflated; every entry read whole is checked against its CRC-32, and a
+ * source tells an entry's declared size before reading it (see {@link ZipArchive}). The archive is read as
  * it was when opened; a writer replaces it whole ({@link ZipWriteStore}), so readers never see it half
  * written. Thread-safe.
  */
