@@ -8,6 +8,7 @@ import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionException;
@@ -33,7 +34,7 @@ import picocli.CommandLine.Spec;
  * {@link IllegalStateException}: commands turn the ones the user's input can cause into usage errors
  * where they pass that input on ({@link ZarrowCommand#usage}), so one that reaches this mapping was the
  * CLI's own mistake, a bug (1), never blamed on the user. A new subcommand is a {@link ZarrowCommand}
- * added to {@code subcommands} below.
+ * added to {@link #SUBCOMMANDS} below.
  */
 @Command(
     name = "zarrow",
@@ -42,10 +43,6 @@ import picocli.CommandLine.Spec;
     versionProvider = Main.Version.class,
     description = "Zarr v3 arrays and groups as Apache Arrow. STORE is a store location: a directory (or file: URL),"
         + " http(s)://HOST/PATH (read-only), s3://BUCKET/PREFIX, a .zip archive (or zip:PATH), or memory:.",
-    subcommands = {
-      InfoCommand.class, LsCommand.class, CatCommand.class, CopyCommand.class, CheckCommand.class, ConsolidateCommand.class,
-      ImportCommand.class, ExportCommand.class, ServeCommand.class, HashPasswordCommand.class, DemoCommand.class, CommandLine.HelpCommand.class
-    },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",
@@ -58,6 +55,16 @@ public final class Main implements Callable<Integer> {
   public static final int INTERNAL_ERROR = 1;
   public static final int USAGE_ERROR = 2;
   public static final int DATA_ERROR = 3;
+
+  /**
+   * The subcommands, in the order help lists them. Only the one a command line names is registered
+   * ({@link #subcommandsFor}): picocli reflects over every field and method of each registered class,
+   * which loads every type they mention (Jackson, Arrow, the library), most of a short command's start.
+   */
+  static final List<Class<?>> SUBCOMMANDS = List.of(
+      InfoCommand.class, LsCommand.class, CatCommand.class, CopyCommand.class, CheckCommand.class, ConsolidateCommand.class,
+      ImportCommand.class, ExportCommand.class, ServeCommand.class, HashPasswordCommand.class, DemoCommand.class,
+      CommandLine.HelpCommand.class);
 
   @Spec CommandLine.Model.CommandSpec spec;
 
@@ -90,6 +97,9 @@ public final class Main implements Callable<Integer> {
       Main main = new Main();
       main.stdoutBytes = out;
       CommandLine cli = new CommandLine(main);
+      for (Class<?> command : subcommandsFor(args)) {
+        cli.addSubcommand(command);
+      }
       cli.setOut(stdout);
       cli.setErr(stderr);
       cli.setParameterExceptionHandler((e, ignored) -> usageError(e, stderr));
@@ -101,6 +111,31 @@ public final class Main implements Callable<Integer> {
       stdout.flush();
       stderr.flush();
     }
+  }
+
+  /**
+   * The subcommands to register for {@code args}: the one its first word names; none when it names none
+   * and asks no help (a version, or a missing command: nothing lists them); all for help and for a word
+   * that is no command's name (help lists them, an error suggests the nearest). Top-level options
+   * take no values, so the first word not starting with '-' is the command's.
+   */
+  static List<Class<?>> subcommandsFor(String[] args) {
+    boolean help = false;
+    for (String arg : args == null ? new String[0] : args) {
+      if (arg.equals("--")) {
+        return SUBCOMMANDS;
+      }
+      if (!arg.startsWith("-")) {
+        for (Class<?> command : SUBCOMMANDS) {
+          if (command.getAnnotation(Command.class).name().equals(arg) && command != CommandLine.HelpCommand.class) {
+            return List.of(command);
+          }
+        }
+        return SUBCOMMANDS;
+      }
+      help |= arg.equals("--help") || (!arg.startsWith("--") && arg.contains("h"));
+    }
+    return help ? SUBCOMMANDS : List.of();
   }
 
   private static int usageError(ParameterException e, PrintWriter err) {

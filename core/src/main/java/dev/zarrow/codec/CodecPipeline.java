@@ -1,5 +1,6 @@
 package dev.zarrow.codec;
 
+import dev.zarrow.dtype.FixedWidthType;
 import dev.zarrow.error.CodecException;
 import dev.zarrow.error.CorruptChunkException;
 import dev.zarrow.memory.Buffers;
@@ -252,6 +253,14 @@ public final class CodecPipeline {
 
   /** Decodes stored bytes into a chunk of {@code spec().size()} elements owned by the caller. */
   public FieldVector decode(ByteBuffer stored, BufferAllocator allocator) {
+    if (rawLayout && !bytesCodecs.isEmpty() && decodedSizes[0] > 0) {
+      return decodeRaw(stored, allocator);
+    }
+    return decodeBuffered(stored, allocator);
+  }
+
+  /** Decodes through each codec's own output buffer. */
+  private FieldVector decodeBuffered(ByteBuffer stored, BufferAllocator allocator) {
     ByteBuffer bytes = stored;
     for (int i = bytesCodecs.size() - 1; i >= 0; i--) {
       bytes = decodeBytes(i, bytes);
@@ -269,6 +278,26 @@ public final class CodecPipeline {
     } catch (RuntimeException e) {
       current.close();
       throw e;
+    }
+  }
+
+  /**
+   * A chunk whose decoded bytes are its Arrow data buffer: the first bytes codec decodes straight into
+   * the new vector's memory (unzeroed, as it is overwritten whole), no intermediate buffer and no copy.
+   */
+  private FieldVector decodeRaw(ByteBuffer stored, BufferAllocator allocator) {
+    ByteBuffer bytes = stored;
+    for (int i = bytesCodecs.size() - 1; i >= 1; i--) {
+      bytes = decodeBytes(i, bytes);
+    }
+    long size = decodedSizes[0];
+    if (size > options.maxChunkBytes()) {
+      throw new CodecException("a " + spec + " needs " + size + " bytes after codec " + bytesCodecs.get(0).name()
+          + ", more than the limit of " + options.maxChunkBytes());
+    }
+    try (ArrowBuf data = Buffers.allocateUninitialized(allocator, size)) {
+      bytesCodecs.get(0).decodeInto(bytes, Buffers.view(data, 0, size));
+      return ((FixedWidthType) serializerSpec.dataType()).fromBytes(data, spec.size(), allocator);
     }
   }
 
@@ -408,7 +437,8 @@ public final class CodecPipeline {
         Regions.copyInto(piece, region.shape(), Box.of(region.shape()), out, outShape, outStart);
       }
     } else {
-      try (FieldVector chunk = decode(source.readAll(), allocator)) {
+      // A part of the chunk, or a layout to convert: the codecs decode into their own buffers, the part is copied.
+      try (FieldVector chunk = decodeBuffered(source.readAll(), allocator)) {
         Regions.copyInto(chunk, chunkShape, region, out, outShape, outStart);
       }
     }

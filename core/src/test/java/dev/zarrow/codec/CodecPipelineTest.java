@@ -66,6 +66,7 @@ class CodecPipelineTest {
     @Override
     public void decodeInto(ByteBuffer bytes, ByteBuffer target) {
       decodesInto.incrementAndGet();
+      lastExpected = target.remaining();
       inner.decodeInto(bytes, target);
     }
 

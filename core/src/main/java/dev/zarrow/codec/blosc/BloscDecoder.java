@@ -3,6 +3,7 @@ package dev.zarrow.codec.blosc;
 import static dev.zarrow.codec.blosc.BloscHeader.corrupt;
 
 import dev.zarrow.error.CorruptChunkException;
+import dev.zarrow.internal.Shuffles;
 import dev.zarrow.internal.WorkSharing;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

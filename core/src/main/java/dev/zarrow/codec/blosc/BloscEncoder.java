@@ -1,6 +1,7 @@
 package dev.zarrow.codec.blosc;
 
 import dev.zarrow.error.CodecException;
+import dev.zarrow.internal.Shuffles;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.apache.arrow.memory.util.MemoryUtil;

@@ -26,42 +26,108 @@ final class DeltaCodec extends NumericFilter {
   @Override
   FieldVector encodeValues(FieldVector chunk, BufferAllocator allocator) {
     FixedType t = dtype.type();
-    if (Lanes.isInteger(t)) {
-      long[] v = Lanes.longs(chunk, t);
-      int shift = 64 - 8 * t.byteWidth();
-      boolean signed = t.kind() == FixedType.Kind.INT;
-      for (int i = v.length - 1; i > 0; i--) {
-        long d = v[i] - v[i - 1];
-        // Wrap to dtype's width, as numpy's subtraction does, before any cast to a float astype.
-        v[i] = shift == 0 ? d : signed ? (d << shift) >> shift : (d << shift) >>> shift;
+    int n = chunk.getValueCount();
+    Lanes.In in = new Lanes.In(chunk, t);
+    try (Lanes.Out out = new Lanes.Out(astype.type(), n, allocator)) {
+      if (Lanes.isInteger(t)) {
+        int shift = 64 - 8 * t.byteWidth();
+        boolean signed = t.kind() == FixedType.Kind.INT;
+        boolean unsigned64 = t.equals(FixedType.UINT64);
+        long[] v = new long[Lanes.BLOCK];
+        long previous = 0;
+        for (int at = 0; at < n; at += Lanes.BLOCK) {
+          int m = Math.min(Lanes.BLOCK, n - at);
+          in.longs(at, v, m);
+          long last = v[m - 1];
+          // Backwards in place; each difference wraps to dtype's width, as numpy's subtraction does,
+          // before any cast to a float astype. The first element of the chunk stays as it is.
+          for (int i = m - 1; i >= 1; i--) {
+            v[i] = wrap(v[i] - v[i - 1], shift, signed);
+          }
+          if (at > 0) {
+            v[0] = wrap(v[0] - previous, shift, signed);
+          }
+          previous = last;
+          out.longs(at, v, m, unsigned64);
+        }
+      } else {
+        int w = t.byteWidth();
+        double[] v = new double[Lanes.BLOCK];
+        double previous = 0;
+        for (int at = 0; at < n; at += Lanes.BLOCK) {
+          int m = Math.min(Lanes.BLOCK, n - at);
+          in.doubles(at, v, m);
+          double last = v[m - 1];
+          for (int i = m - 1; i >= 1; i--) {
+            v[i] -= v[i - 1];
+          }
+          if (at > 0) {
+            v[0] -= previous;
+          }
+          double first = v[0];
+          Lanes.round(v, m, w); // each difference of two floats of width w, rounded once to w
+          if (at == 0) {
+            v[0] = first;
+          }
+          previous = last;
+          out.doubles(at, v, m);
+        }
       }
-      return Lanes.fromLongs(v, t, astype.type(), allocator);
+      return out.finish();
     }
-    double[] v = Lanes.doubles(chunk, t);
-    int w = t.byteWidth();
-    for (int i = v.length - 1; i > 0; i--) {
-      v[i] = Lanes.round(v[i] - v[i - 1], w);
-    }
-    return Lanes.fromDoubles(v, astype.type(), allocator);
   }
 
   @Override
   FieldVector decodeValues(FieldVector chunk, BufferAllocator allocator) {
     FixedType from = astype.type();
     FixedType to = dtype.type();
-    if (Lanes.isInteger(from) && Lanes.isInteger(to)) {
-      long[] v = Lanes.longs(chunk, from);
-      for (int i = 1; i < v.length; i++) {
-        v[i] += v[i - 1]; // modular: the low bits come out as a sum in any narrower width would give
+    int n = chunk.getValueCount();
+    Lanes.In in = new Lanes.In(chunk, from);
+    try (Lanes.Out out = new Lanes.Out(to, n, allocator)) {
+      if (Lanes.isInteger(from) && Lanes.isInteger(to)) {
+        boolean unsigned64 = from.equals(FixedType.UINT64);
+        long[] v = new long[Lanes.BLOCK];
+        long previous = 0;
+        for (int at = 0; at < n; at += Lanes.BLOCK) {
+          int m = Math.min(Lanes.BLOCK, n - at);
+          in.longs(at, v, m);
+          v[0] += previous; // modular: the low bits come out as a sum in any narrower width would give
+          for (int i = 1; i < m; i++) {
+            v[i] += v[i - 1];
+          }
+          previous = v[m - 1];
+          out.longs(at, v, m, unsigned64);
+        }
+      } else {
+        int w = Math.max(loopWidth(from), loopWidth(to));
+        double[] v = new double[Lanes.BLOCK];
+        double previous = 0;
+        for (int at = 0; at < n; at += Lanes.BLOCK) {
+          int m = Math.min(Lanes.BLOCK, n - at);
+          in.doubles(at, v, m);
+          if (at > 0) {
+            v[0] = Lanes.round(v[0] + previous, w);
+          }
+          if (w == 8) {
+            for (int i = 1; i < m; i++) {
+              v[i] += v[i - 1];
+            }
+          } else {
+            for (int i = 1; i < m; i++) {
+              v[i] = Lanes.round(v[i] + v[i - 1], w);
+            }
+          }
+          previous = v[m - 1];
+          out.doubles(at, v, m);
+        }
       }
-      return Lanes.fromLongs(v, from, to, allocator);
+      return out.finish();
     }
-    double[] v = Lanes.doubles(chunk, from);
-    int w = Math.max(loopWidth(from), loopWidth(to));
-    for (int i = 1; i < v.length; i++) {
-      v[i] = Lanes.round(v[i] + v[i - 1], w);
-    }
-    return Lanes.fromDoubles(v, to, allocator);
+  }
+
+  /** {@code d} wrapped to an integer of {@code 64 - shift} bits of that signedness. */
+  private static long wrap(long d, int shift, boolean signed) {
+    return shift == 0 ? d : signed ? (d << shift) >> shift : (d << shift) >>> shift;
   }
 
   /** The float width numpy's promotion needs for {@code type}: its own for floats, wide enough for integers. */

@@ -31,26 +31,56 @@ final class FixedScaleOffsetCodec extends NumericFilter {
 
   @Override
   FieldVector encodeValues(FieldVector chunk, BufferAllocator allocator) {
-    double[] v = Lanes.doubles(chunk, dtype.type());
+    int n = chunk.getValueCount();
     int w = Lanes.floatWidth(dtype.type());
     double o = Lanes.round(offset, w);
     double s = Lanes.round(scale, w);
-    for (int i = 0; i < v.length; i++) {
-      v[i] = Math.rint(Lanes.round(Lanes.round(v[i] - o, w) * s, w));
+    Lanes.In in = new Lanes.In(chunk, dtype.type());
+    try (Lanes.Out out = new Lanes.Out(astype.type(), n, allocator)) {
+      double[] v = new double[Lanes.BLOCK];
+      for (int at = 0; at < n; at += Lanes.BLOCK) {
+        int m = Math.min(Lanes.BLOCK, n - at);
+        in.doubles(at, v, m);
+        if (w == 8) {
+          for (int i = 0; i < m; i++) {
+            v[i] = Math.rint((v[i] - o) * s);
+          }
+        } else {
+          for (int i = 0; i < m; i++) {
+            v[i] = Math.rint(Lanes.round(Lanes.round(v[i] - o, w) * s, w));
+          }
+        }
+        out.doubles(at, v, m);
+      }
+      return out.finish();
     }
-    return Lanes.fromDoubles(v, astype.type(), allocator);
   }
 
   @Override
   FieldVector decodeValues(FieldVector chunk, BufferAllocator allocator) {
-    double[] v = Lanes.doubles(chunk, astype.type());
+    int n = chunk.getValueCount();
     int w = Lanes.floatWidth(astype.type());
     double o = Lanes.round(offset, w);
     double s = Lanes.round(scale, w);
-    for (int i = 0; i < v.length; i++) {
-      v[i] = Lanes.round(Lanes.round(v[i] / s, w) + o, w);
+    Lanes.In in = new Lanes.In(chunk, astype.type());
+    try (Lanes.Out out = new Lanes.Out(dtype.type(), n, allocator)) {
+      double[] v = new double[Lanes.BLOCK];
+      for (int at = 0; at < n; at += Lanes.BLOCK) {
+        int m = Math.min(Lanes.BLOCK, n - at);
+        in.doubles(at, v, m);
+        if (w == 8) {
+          for (int i = 0; i < m; i++) {
+            v[i] = v[i] / s + o;
+          }
+        } else {
+          for (int i = 0; i < m; i++) {
+            v[i] = Lanes.round(Lanes.round(v[i] / s, w) + o, w);
+          }
+        }
+        out.doubles(at, v, m);
+      }
+      return out.finish();
     }
-    return Lanes.fromDoubles(v, dtype.type(), allocator);
   }
 
   /** Makes {@code numcodecs.fixedscaleoffset} codecs. */

@@ -1,6 +1,7 @@
 package dev.zarrow.codec.numcodecs;
 
 import dev.zarrow.dtype.FixedType;
+import dev.zarrow.memory.Buffers;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.apache.arrow.memory.ArrowBuf;
@@ -9,8 +10,12 @@ import org.apache.arrow.memory.util.Float16;
 import org.apache.arrow.vector.FieldVector;
 
 /**
- * Numeric chunks as Java arrays and back, with numpy's casts. Each method switches on the type once and
- * runs a loop of one kind, so the element loops make no per-element calls through interfaces.
+ * Numeric chunks streamed in blocks of {@link #BLOCK} values through a {@code double[]} or {@code long[]}
+ * that stays in the CPU's cache: {@link In} reads a block of a vector's values (a bulk copy out of Arrow
+ * memory, then one widening loop), the filter computes on the block, {@link Out} writes it into the
+ * result's memory with numpy's casts (one narrowing loop, then a bulk copy). Each block switches on the
+ * type once, so every element loop is a plain loop over primitive arrays: no per-element call, no
+ * bounds-checked Arrow accessor, no chunk-sized temporary.
  *
  * <p>Integers travel as {@code long} (uint64 as its bits), any number as {@code double}. numpy's casts:
  * integer to narrower integer keeps the low bits; float to integer truncates toward zero (out of range
@@ -18,136 +23,220 @@ import org.apache.arrow.vector.FieldVector;
  * and float to narrower float round to nearest.
  */
 final class Lanes {
+  /** Values per block: a block of doubles and its narrow copy fit a core's L1 and L2 caches. */
+  static final int BLOCK = 2048;
+
   private static final double TWO_63 = 0x1p63;
 
   private Lanes() {}
 
-  private static ByteBuffer bytes(FieldVector vector, FixedType type) {
-    return type.toBytes(vector).duplicate().order(ByteOrder.LITTLE_ENDIAN);
-  }
+  /** The element kinds the loops switch on, once per block. */
+  private enum Kind {
+    I8, U8, I16, U16, I32, U32, I64, U64, F16, F32, F64;
 
-  /** The values of {@code vector} as integers: integers extended by their sign, floats truncated. */
-  static long[] longs(FieldVector vector, FixedType type) {
-    int n = vector.getValueCount();
-    long[] out = new long[n];
-    ByteBuffer b = bytes(vector, type);
-    int p = b.position();
-    switch (type.name()) {
-      case "int8" -> { for (int i = 0; i < n; i++) out[i] = b.get(p + i); }
-      case "uint8" -> { for (int i = 0; i < n; i++) out[i] = b.get(p + i) & 0xffL; }
-      case "int16" -> { for (int i = 0; i < n; i++) out[i] = b.getShort(p + 2 * i); }
-      case "uint16" -> { for (int i = 0; i < n; i++) out[i] = b.getShort(p + 2 * i) & 0xffffL; }
-      case "int32" -> { for (int i = 0; i < n; i++) out[i] = b.getInt(p + 4 * i); }
-      case "uint32" -> { for (int i = 0; i < n; i++) out[i] = b.getInt(p + 4 * i) & 0xffffffffL; }
-      case "int64", "uint64" -> { for (int i = 0; i < n; i++) out[i] = b.getLong(p + 8 * i); }
-      default -> {
-        double[] d = doubles(vector, type);
-        for (int i = 0; i < n; i++) out[i] = (long) d[i];
-      }
+    static Kind of(FixedType type) {
+      return switch (type.name()) {
+        case "int8" -> I8;
+        case "uint8" -> U8;
+        case "int16" -> I16;
+        case "uint16" -> U16;
+        case "int32" -> I32;
+        case "uint32" -> U32;
+        case "int64" -> I64;
+        case "uint64" -> U64;
+        case "float16" -> F16;
+        case "float32" -> F32;
+        case "float64" -> F64;
+        default -> throw new IllegalArgumentException("not a numeric type: " + type.name());
+      };
     }
-    return out;
+
+    boolean isInteger() {
+      return this != F16 && this != F32 && this != F64;
+    }
   }
 
-  /** The values of {@code vector} as doubles (uint64 unsigned). */
-  static double[] doubles(FieldVector vector, FixedType type) {
-    int n = vector.getValueCount();
-    double[] out = new double[n];
-    ByteBuffer b = bytes(vector, type);
-    int p = b.position();
-    switch (type.name()) {
-      case "float16" -> { for (int i = 0; i < n; i++) out[i] = Float16.toFloat(b.getShort(p + 2 * i)); }
-      case "float32" -> { for (int i = 0; i < n; i++) out[i] = b.getFloat(p + 4 * i); }
-      case "float64" -> { for (int i = 0; i < n; i++) out[i] = b.getDouble(p + 8 * i); }
-      case "uint64" -> {
-        for (int i = 0; i < n; i++) {
-          long v = b.getLong(p + 8 * i);
-          out[i] = v >= 0 ? (double) v : unsignedToDouble(v);
+  /** Narrow values of one block, the side of a bulk copy to or from Arrow memory. */
+  private static final class Narrow {
+    private byte[] bytes;
+    private short[] shorts;
+    private int[] ints;
+    private float[] floats;
+    private long[] longs;
+
+    byte[] bytes() {
+      return bytes == null ? bytes = new byte[BLOCK] : bytes;
+    }
+
+    short[] shorts() {
+      return shorts == null ? shorts = new short[BLOCK] : shorts;
+    }
+
+    int[] ints() {
+      return ints == null ? ints = new int[BLOCK] : ints;
+    }
+
+    float[] floats() {
+      return floats == null ? floats = new float[BLOCK] : floats;
+    }
+
+    long[] longs() {
+      return longs == null ? longs = new long[BLOCK] : longs;
+    }
+  }
+
+  /** Reads the values of a vector (borrowed, open while this is used) block by block. */
+  static final class In {
+    private final Kind kind;
+    private final ByteBuffer bytes;
+    private final Narrow narrow = new Narrow();
+
+    In(FieldVector vector, FixedType type) {
+      this.kind = Kind.of(type);
+      this.bytes = type.toBytes(vector).slice().order(ByteOrder.nativeOrder());
+    }
+
+    /** Values {@code at..at+n} as integers: integers extended by their sign (uint64 as bits), floats truncated. */
+    void longs(int at, long[] out, int n) {
+      switch (kind) {
+        case I8 -> { byte[] b = narrow.bytes(); bytes.get(at, b, 0, n); for (int i = 0; i < n; i++) out[i] = b[i]; }
+        case U8 -> { byte[] b = narrow.bytes(); bytes.get(at, b, 0, n); for (int i = 0; i < n; i++) out[i] = b[i] & 0xffL; }
+        case I16 -> { short[] s = narrow.shorts(); bytes.asShortBuffer().get(at, s, 0, n); for (int i = 0; i < n; i++) out[i] = s[i]; }
+        case U16 -> { short[] s = narrow.shorts(); bytes.asShortBuffer().get(at, s, 0, n); for (int i = 0; i < n; i++) out[i] = s[i] & 0xffffL; }
+        case I32 -> { int[] s = narrow.ints(); bytes.asIntBuffer().get(at, s, 0, n); for (int i = 0; i < n; i++) out[i] = s[i]; }
+        case U32 -> { int[] s = narrow.ints(); bytes.asIntBuffer().get(at, s, 0, n); for (int i = 0; i < n; i++) out[i] = s[i] & 0xffffffffL; }
+        case I64, U64 -> bytes.asLongBuffer().get(at, out, 0, n);
+        default -> {
+          double[] d = new double[n];
+          doubles(at, d, n);
+          for (int i = 0; i < n; i++) out[i] = (long) d[i];
         }
       }
-      default -> {
-        long[] l = longs(vector, type);
-        for (int i = 0; i < n; i++) out[i] = l[i];
+    }
+
+    /** Values {@code at..at+n} as doubles (uint64 unsigned). */
+    void doubles(int at, double[] out, int n) {
+      switch (kind) {
+        case F64 -> bytes.asDoubleBuffer().get(at, out, 0, n);
+        case F32 -> { float[] f = narrow.floats(); bytes.asFloatBuffer().get(at, f, 0, n); for (int i = 0; i < n; i++) out[i] = f[i]; }
+        case F16 -> { short[] s = narrow.shorts(); bytes.asShortBuffer().get(at, s, 0, n); for (int i = 0; i < n; i++) out[i] = Float16.toFloat(s[i]); }
+        case U64 -> {
+          long[] l = narrow.longs();
+          bytes.asLongBuffer().get(at, l, 0, n);
+          for (int i = 0; i < n; i++) out[i] = l[i] >= 0 ? (double) l[i] : unsignedToDouble(l[i]);
+        }
+        case I32 -> { int[] s = narrow.ints(); bytes.asIntBuffer().get(at, s, 0, n); for (int i = 0; i < n; i++) out[i] = s[i]; }
+        default -> {
+          long[] l = narrow.longs();
+          longs(at, l, n);
+          for (int i = 0; i < n; i++) out[i] = l[i];
+        }
       }
     }
-    return out;
-  }
-
-  private static double unsignedToDouble(long v) {
-    // Halve with the low bit kept (round to odd), convert, double: correctly rounded.
-    return ((double) ((v >>> 1) | (v & 1))) * 2.0;
   }
 
   /**
-   * A vector of {@code type} holding {@code values}, integers of {@code from}'s signedness (uint64 values
-   * are bits): integer targets keep the low bits, float targets round. The caller owns the vector.
+   * Writes a new vector of a type block by block, into unzeroed memory every block overwrites; {@link
+   * #finish} hands the vector over, {@link #close} frees what was not handed over.
    */
-  static FieldVector fromLongs(long[] values, FixedType from, FixedType type, BufferAllocator allocator) {
-    if (type.kind() == FixedType.Kind.FLOAT) {
-      double[] d = new double[values.length];
-      if (from.name().equals("uint64")) {
-        for (int i = 0; i < d.length; i++) d[i] = values[i] >= 0 ? (double) values[i] : unsignedToDouble(values[i]);
-      } else if (type.name().equals("float32")) {
-        // long to float directly: through double would round twice.
-        float[] f = new float[values.length];
-        for (int i = 0; i < f.length; i++) f[i] = values[i];
-        return fromFloats(f, allocator);
-      } else {
-        for (int i = 0; i < d.length; i++) d[i] = values[i];
-      }
-      return fromDoubles(d, type, allocator);
+  static final class Out implements AutoCloseable {
+    private final FixedType type;
+    private final Kind kind;
+    private final int count;
+    private final BufferAllocator allocator;
+    private final Narrow narrow = new Narrow();
+    private ArrowBuf data;
+    private final ByteBuffer bytes;
+
+    Out(FixedType type, int count, BufferAllocator allocator) {
+      this.type = type;
+      this.kind = Kind.of(type);
+      this.count = count;
+      this.allocator = allocator;
+      long size = (long) count * type.byteWidth();
+      this.data = Buffers.allocateUninitialized(allocator, size);
+      this.bytes = Buffers.view(data, 0, size).order(ByteOrder.nativeOrder());
     }
-    int n = values.length;
-    int w = type.byteWidth();
-    ArrowBuf buf = allocator.buffer(Math.max(1, (long) n * w));
-    try {
-      switch (w) {
-        case 1 -> { for (int i = 0; i < n; i++) buf.setByte(i, (byte) values[i]); }
-        case 2 -> { for (int i = 0; i < n; i++) buf.setShort(2L * i, (short) values[i]); }
-        case 4 -> { for (int i = 0; i < n; i++) buf.setInt(4L * i, (int) values[i]); }
-        default -> { for (int i = 0; i < n; i++) buf.setLong(8L * i, values[i]); }
+
+    /** Writes integers {@code in[0..n)} (of a type that is uint64 when {@code unsigned64}) at {@code at}. */
+    void longs(int at, long[] in, int n, boolean unsigned64) {
+      switch (kind) {
+        case I8, U8 -> { byte[] b = narrow.bytes(); for (int i = 0; i < n; i++) b[i] = (byte) in[i]; bytes.put(at, b, 0, n); }
+        case I16, U16 -> { short[] s = narrow.shorts(); for (int i = 0; i < n; i++) s[i] = (short) in[i]; bytes.asShortBuffer().put(at, s, 0, n); }
+        case I32, U32 -> { int[] s = narrow.ints(); for (int i = 0; i < n; i++) s[i] = (int) in[i]; bytes.asIntBuffer().put(at, s, 0, n); }
+        case I64, U64 -> bytes.asLongBuffer().put(at, in, 0, n);
+        case F32 -> {
+          float[] f = narrow.floats();
+          if (unsigned64) {
+            for (int i = 0; i < n; i++) f[i] = (float) (in[i] >= 0 ? (double) in[i] : unsignedToDouble(in[i]));
+          } else {
+            for (int i = 0; i < n; i++) f[i] = in[i]; // long to float directly: through double would round twice
+          }
+          bytes.asFloatBuffer().put(at, f, 0, n);
+        }
+        default -> { // F16, F64
+          double[] d = new double[n];
+          for (int i = 0; i < n; i++) d[i] = unsigned64 && in[i] < 0 ? unsignedToDouble(in[i]) : (double) in[i];
+          doubles(at, d, n);
+        }
       }
-      return type.fromBytes(buf, n, allocator);
-    } finally {
-      buf.close();
+    }
+
+    /** Writes {@code in[0..n)} at {@code at}, cast as numpy casts floats. */
+    void doubles(int at, double[] in, int n) {
+      switch (kind) {
+        case F64 -> bytes.asDoubleBuffer().put(at, in, 0, n);
+        case F32 -> { float[] f = narrow.floats(); for (int i = 0; i < n; i++) f[i] = (float) in[i]; bytes.asFloatBuffer().put(at, f, 0, n); }
+        case F16 -> { short[] s = narrow.shorts(); for (int i = 0; i < n; i++) s[i] = Float16.toFloat16((float) in[i]); bytes.asShortBuffer().put(at, s, 0, n); }
+        case I8, U8 -> { byte[] b = narrow.bytes(); for (int i = 0; i < n; i++) b[i] = (byte) (int) in[i]; bytes.put(at, b, 0, n); }
+        case I16, U16 -> { short[] s = narrow.shorts(); for (int i = 0; i < n; i++) s[i] = (short) (int) in[i]; bytes.asShortBuffer().put(at, s, 0, n); }
+        case I32 -> { int[] s = narrow.ints(); for (int i = 0; i < n; i++) s[i] = (int) in[i]; bytes.asIntBuffer().put(at, s, 0, n); }
+        case U32 -> { int[] s = narrow.ints(); for (int i = 0; i < n; i++) s[i] = (int) (long) in[i]; bytes.asIntBuffer().put(at, s, 0, n); }
+        case I64 -> { long[] l = narrow.longs(); for (int i = 0; i < n; i++) l[i] = (long) in[i]; bytes.asLongBuffer().put(at, l, 0, n); }
+        case U64 -> {
+          long[] l = narrow.longs();
+          for (int i = 0; i < n; i++) {
+            double v = in[i];
+            l[i] = v >= TWO_63 ? ((long) (v - TWO_63)) ^ Long.MIN_VALUE : (long) v;
+          }
+          bytes.asLongBuffer().put(at, l, 0, n);
+        }
+      }
+    }
+
+    /** The vector written, owned by the caller; every value must have been written. */
+    FieldVector finish() {
+      try (ArrowBuf written = data) {
+        data = null;
+        return type.fromBytes(written, count, allocator);
+      }
+    }
+
+    @Override
+    public void close() {
+      if (data != null) {
+        data.close();
+        data = null;
+      }
     }
   }
 
   /** A vector of {@code type} holding {@code values} cast as numpy casts floats. The caller owns the vector. */
   static FieldVector fromDoubles(double[] values, FixedType type, BufferAllocator allocator) {
-    int n = values.length;
-    int w = type.byteWidth();
-    ArrowBuf buf = allocator.buffer(Math.max(1, (long) n * w));
-    try {
-      switch (type.name()) {
-        case "float16" -> { for (int i = 0; i < n; i++) buf.setShort(2L * i, Float16.toFloat16((float) values[i])); }
-        case "float32" -> { for (int i = 0; i < n; i++) buf.setFloat(4L * i, (float) values[i]); }
-        case "float64" -> { for (int i = 0; i < n; i++) buf.setDouble(8L * i, values[i]); }
-        case "int8", "uint8" -> { for (int i = 0; i < n; i++) buf.setByte(i, (byte) (int) values[i]); }
-        case "int16", "uint16" -> { for (int i = 0; i < n; i++) buf.setShort(2L * i, (short) (int) values[i]); }
-        case "int32" -> { for (int i = 0; i < n; i++) buf.setInt(4L * i, (int) values[i]); }
-        case "uint32" -> { for (int i = 0; i < n; i++) buf.setInt(4L * i, (int) (long) values[i]); }
-        case "int64" -> { for (int i = 0; i < n; i++) buf.setLong(8L * i, (long) values[i]); }
-        default -> { // uint64
-          for (int i = 0; i < n; i++) {
-            double v = values[i];
-            buf.setLong(8L * i, v >= TWO_63 ? ((long) (v - TWO_63)) ^ Long.MIN_VALUE : (long) v);
-          }
-        }
+    try (Out out = new Out(type, values.length, allocator)) {
+      double[] block = new double[BLOCK];
+      for (int at = 0; at < values.length; at += BLOCK) {
+        int m = Math.min(BLOCK, values.length - at);
+        System.arraycopy(values, at, block, 0, m);
+        out.doubles(at, block, m);
       }
-      return type.fromBytes(buf, n, allocator);
-    } finally {
-      buf.close();
+      return out.finish();
     }
   }
 
-  private static FieldVector fromFloats(float[] values, BufferAllocator allocator) {
-    ArrowBuf buf = allocator.buffer(Math.max(1, 4L * values.length));
-    try {
-      for (int i = 0; i < values.length; i++) buf.setFloat(4L * i, values[i]);
-      return FixedType.FLOAT32.fromBytes(buf, values.length, allocator);
-    } finally {
-      buf.close();
-    }
+  private static double unsignedToDouble(long v) {
+    // Halve with the low bit kept (round to odd), convert, double: correctly rounded.
+    return ((double) ((v >>> 1) | (v & 1))) * 2.0;
   }
 
   /**
@@ -160,6 +249,15 @@ final class Lanes {
       case 2 -> Float16.toFloat(Float16.toFloat16((float) v));
       default -> v;
     };
+  }
+
+  /** Rounds {@code v[0..n)} to floats of {@code width} bytes in place (nothing to do for 8). */
+  static void round(double[] v, int n, int width) {
+    if (width == 4) {
+      for (int i = 0; i < n; i++) v[i] = (float) v[i];
+    } else if (width == 2) {
+      for (int i = 0; i < n; i++) v[i] = round(v[i], 2);
+    }
   }
 
   /** The width of the float type numpy computes in for an array of {@code type} and a Python float. */

@@ -14,8 +14,8 @@ import org.apache.arrow.vector.FieldVector;
 
 /**
  * What numcodecs' numeric filters share: chunks of {@code dtype} encode to chunks of {@code astype} (the
- * data type changes, as in numcodecs), element by element in flat order. Subclasses compute on Java
- * arrays ({@link Lanes}); this class checks the chunk's type and maps the spec, fill value included.
+ * data type changes, as in numcodecs), element by element in flat order. Subclasses compute on blocks of
+ * values ({@link Lanes}); this class checks the chunk's type and maps the spec, fill value included.
  */
 abstract class NumericFilter implements ArrayToArrayCodec {
   private final NamedConfig metadata;
@@ -84,9 +84,26 @@ abstract class NumericFilter implements ArrayToArrayCodec {
 
   /** {@code chunk} of {@code from} cast to {@code to} as numpy's {@code astype} does. The caller owns the result. */
   static FieldVector cast(FieldVector chunk, FixedType from, FixedType to, BufferAllocator allocator) {
-    if (Lanes.isInteger(from)) {
-      return Lanes.fromLongs(Lanes.longs(chunk, from), from, to, allocator);
+    int n = chunk.getValueCount();
+    Lanes.In in = new Lanes.In(chunk, from);
+    try (Lanes.Out out = new Lanes.Out(to, n, allocator)) {
+      if (Lanes.isInteger(from)) {
+        boolean unsigned64 = from.equals(FixedType.UINT64);
+        long[] v = new long[Lanes.BLOCK];
+        for (int at = 0; at < n; at += Lanes.BLOCK) {
+          int m = Math.min(Lanes.BLOCK, n - at);
+          in.longs(at, v, m);
+          out.longs(at, v, m, unsigned64);
+        }
+      } else {
+        double[] v = new double[Lanes.BLOCK];
+        for (int at = 0; at < n; at += Lanes.BLOCK) {
+          int m = Math.min(Lanes.BLOCK, n - at);
+          in.doubles(at, v, m);
+          out.doubles(at, v, m);
+        }
+      }
+      return out.finish();
     }
-    return Lanes.fromDoubles(Lanes.doubles(chunk, from), to, allocator);
   }
 }

@@ -46,13 +46,22 @@ final class QuantizeCodec extends NumericFilter {
 
   @Override
   FieldVector encodeValues(FieldVector chunk, BufferAllocator allocator) {
-    double[] v = Lanes.doubles(chunk, dtype.type());
+    int n = chunk.getValueCount();
     int w = dtype.type().byteWidth();
     double s = Lanes.round(scale, w);
-    for (int i = 0; i < v.length; i++) {
-      v[i] = Lanes.round(Math.rint(Lanes.round(s * v[i], w)) / s, w);
+    Lanes.In in = new Lanes.In(chunk, dtype.type());
+    try (Lanes.Out out = new Lanes.Out(astype.type(), n, allocator)) {
+      double[] v = new double[Lanes.BLOCK];
+      for (int at = 0; at < n; at += Lanes.BLOCK) {
+        int m = Math.min(Lanes.BLOCK, n - at);
+        in.doubles(at, v, m);
+        for (int i = 0; i < m; i++) {
+          v[i] = Lanes.round(Math.rint(Lanes.round(s * v[i], w)) / s, w);
+        }
+        out.doubles(at, v, m);
+      }
+      return out.finish();
     }
-    return Lanes.fromDoubles(v, astype.type(), allocator);
   }
 
   @Override

@@ -6,10 +6,12 @@ import dev.zarrow.codec.CodecContext;
 import dev.zarrow.codec.CodecFactory;
 import dev.zarrow.error.CodecException;
 import dev.zarrow.error.CorruptChunkException;
+import dev.zarrow.internal.Shuffles;
 import dev.zarrow.metadata.NamedConfig;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.OptionalLong;
+import org.apache.arrow.memory.util.MemoryUtil;
 
 /**
  * {@code numcodecs.shuffle}: numcodecs' {@code Shuffle}, byte {@code k} of every {@code elementsize}-byte
@@ -46,38 +48,56 @@ final class ShuffleCodec implements BytesToBytesCodec {
 
   @Override
   public ByteBuffer decode(ByteBuffer bytes, long expectedSize, long maxSize) {
+    check(bytes, expectedSize);
+    return permute(bytes, false);
+  }
+
+  private void check(ByteBuffer bytes, long expectedSize) {
     if (expectedSize >= 0 && bytes.remaining() != expectedSize) {
       throw new CorruptChunkException("codec " + NAME + ": " + bytes.remaining() + " bytes, expected " + expectedSize);
     }
     if (elementSize > 1 && bytes.remaining() % elementSize != 0) {
       throw new CorruptChunkException("codec " + NAME + ": " + bytes.remaining() + " bytes are not whole elements of " + elementSize);
     }
-    return permute(bytes, false);
   }
 
-  /** Shuffles (or unshuffles) into a new direct buffer, one byte plane at a time through heap arrays. */
+  /** Unshuffles straight into {@code target} when it is direct and writable (Arrow memory on the read path). */
+  @Override
+  public void decodeInto(ByteBuffer bytes, ByteBuffer target) {
+    if (!target.isDirect() || target.isReadOnly()) {
+      BytesToBytesCodec.super.decodeInto(bytes, target);
+      return;
+    }
+    int size = target.remaining();
+    check(bytes, size);
+    permute(Sizes.direct(bytes), target, target.position(), false);
+  }
+
+  /** Shuffles (or unshuffles) into a new direct buffer. */
   private ByteBuffer permute(ByteBuffer bytes, boolean shuffle) {
-    int size = bytes.remaining();
-    byte[] in = new byte[size];
-    bytes.duplicate().get(in);
+    ByteBuffer out = ByteBuffer.allocateDirect(bytes.remaining());
+    permute(Sizes.direct(bytes), out, 0, shuffle);
+    return out;
+  }
+
+  /**
+   * Shuffles (or unshuffles) the remaining bytes of {@code in} (direct) into {@code out} (direct, room
+   * checked by the caller) from {@code at}: whole elements through {@link Shuffles} on raw memory.
+   */
+  private void permute(ByteBuffer in, ByteBuffer out, int at, boolean shuffle) {
+    int size = in.remaining();
     if (elementSize <= 1) {
-      return ByteBuffer.allocateDirect(size).put(in).flip();
+      out.put(at, in, in.position(), size);
+      return;
     }
-    byte[] out = new byte[size];
     int count = size / elementSize;
-    for (int k = 0; k < elementSize; k++) {
-      int plane = k * count;
-      if (shuffle) {
-        for (int i = 0, j = k; i < count; i++, j += elementSize) {
-          out[plane + i] = in[j];
-        }
-      } else {
-        for (int i = 0, j = k; i < count; i++, j += elementSize) {
-          out[j] = in[plane + i];
-        }
-      }
+    long src = MemoryUtil.getByteBufferAddress(in) + in.position();
+    long dst = MemoryUtil.getByteBufferAddress(out) + at;
+    if (shuffle) {
+      Shuffles.shuffle(elementSize, count, src, Shuffles.planes(dst, elementSize, count));
+    } else {
+      Shuffles.unshuffle(elementSize, count, Shuffles.planes(src, elementSize, count), dst);
     }
-    return ByteBuffer.allocateDirect(size).put(out).flip();
   }
 
   /** Makes {@code numcodecs.shuffle} codecs. */

@@ -1,10 +1,10 @@
-package dev.zarrow.codec.blosc;
+package dev.zarrow.internal;
 
 import java.nio.ByteOrder;
 import org.apache.arrow.memory.util.MemoryUtil;
 
 /**
- * Blosc's byte and bit shuffles on raw memory. Every address and length is the caller's to check: these
+ * Byte and bit shuffles on raw memory, as blosc and numcodecs define them. Every address and length is the caller's to check: these
  * loops trust them.
  *
  * <p>Byte shuffle: a block of n elements of {@code ts} bytes becomes {@code ts} planes of n bytes, plane j
@@ -16,7 +16,7 @@ import org.apache.arrow.memory.util.MemoryUtil;
  * <p>Element sizes 2, 4 and 8 move eight elements at a time as longs, transposing bytes with delta swaps
  * (three masks per swap, no branch, no byte loads); the others go byte by byte.
  */
-final class Shuffles {
+public final class Shuffles {
   private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
   private static final long BYTES = 0x00FF00FF00FF00FFL;
   private static final long SHORTS = 0x0000FFFF0000FFFFL;
@@ -29,7 +29,7 @@ final class Shuffles {
    * Element i of {@code n} at {@code dst} gets byte j from {@code planes[j] + i}: the planes may lie
    * anywhere (a split block's streams are read where they are stored).
    */
-  static void unshuffle(int ts, int n, long[] planes, long dst) {
+  public static void unshuffle(int ts, int n, long[] planes, long dst) {
     int i = 0;
     if (LITTLE_ENDIAN) {
       if (ts == 2) {
@@ -49,7 +49,7 @@ final class Shuffles {
   }
 
   /** Plane j of the {@code n} elements at {@code src} goes to {@code planes[j]}. */
-  static void shuffle(int ts, int n, long src, long[] planes) {
+  public static void shuffle(int ts, int n, long src, long[] planes) {
     int i = 0;
     if (LITTLE_ENDIAN) {
       if (ts == 2) {
@@ -69,7 +69,7 @@ final class Shuffles {
   }
 
   /** The planes of a contiguous shuffled block of {@code n} elements at {@code base}. */
-  static long[] planes(long base, int ts, int n) {
+  public static long[] planes(long base, int ts, int n) {
     long[] planes = new long[ts];
     for (int j = 0; j < ts; j++) {
       planes[j] = base + (long) j * n;
@@ -266,7 +266,7 @@ final class Shuffles {
   }
 
   /** Transposes the 8x8 bit matrix whose row i is byte i of {@code x} (bit k of a byte is column k). */
-  static long transpose8x8Bits(long x) {
+  private static long transpose8x8Bits(long x) {
     long t = (x ^ (x >>> 7)) & 0x00AA00AA00AA00AAL;
     x = x ^ t ^ (t << 7);
     t = (x ^ (x >>> 14)) & 0x0000CCCC0000CCCCL;
@@ -280,7 +280,7 @@ final class Shuffles {
    * {@code tmp} ({@code n * ts} bytes): bit rows to byte planes, then the byte unshuffle. The 8 rows of
    * byte j ({@code n} bytes) start at {@code rows[j]}.
    */
-  static void bitUnshuffle(int ts, int n, long[] rows, long dst, long tmp) {
+  public static void bitUnshuffle(int ts, int n, long[] rows, long dst, long tmp) {
     int rowBytes = n / 8;
     for (int j = 0; j < ts; j++) {
       long plane = tmp + (long) j * n;
@@ -309,7 +309,7 @@ final class Shuffles {
   }
 
   /** The bit shuffle of {@code n} elements (a multiple of 8) at {@code src} into {@code dst}, through {@code tmp}. */
-  static void bitShuffle(int ts, int n, long src, long dst, long tmp) {
+  public static void bitShuffle(int ts, int n, long src, long dst, long tmp) {
     shuffle(ts, n, src, planes(tmp, ts, n));
     int rowBytes = n / 8;
     for (int j = 0; j < ts; j++) {
