@@ -15,7 +15,8 @@ import picocli.CommandLine.Parameters;
  * {"location":"grpc+tcp://H:PORT"}} ({@code grpc+tls} with TLS); on SIGTERM or SIGINT it stops taking calls, finishes those in
  * flight, releases everything and exits 0.
  *
- * <p>Flight's classes are touched only by {@link FlightServing}, when the command runs: the other
+ * <p>Flight's classes are touched only by {@link FlightServing} (and {@link FileAuthenticator} and {@link
+ * CallLimit}, which it uses), when the command runs: the other
  * commands work where Flight is absent (the CLI on a Spark class path, which brings no flight-core).
  */
 @Command(
@@ -30,7 +31,7 @@ import picocli.CommandLine.Parameters;
           + " and authentication (--auth-token-file, --auth-basic-file or --tls-client-ca), or --insecure."
     })
 final class ServeCommand extends ZarrowCommand {
-  @Parameters(index = "0", paramLabel = "STORE", description = "The store: a directory, s3://BUCKET/PREFIX, a .zip archive, http(s):// (read-only).")
+  @Parameters(index = "0", paramLabel = "STORE", description = "The store: a directory, s3://BUCKET/PREFIX, a .zip archive, http(s):// or gs://BUCKET/PREFIX (read-only).")
   String store;
 
   @Option(names = "--host", paramLabel = "H", description = "The address to listen on and advertise (default: ${DEFAULT-VALUE}).")

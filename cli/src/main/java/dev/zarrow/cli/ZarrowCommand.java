@@ -48,7 +48,7 @@ abstract class ZarrowCommand implements Callable<Integer> {
 
   /**
    * The existing store at {@code location} (a directory, {@code file:}, {@code http(s)://},
-   * {@code s3://}, a {@code .zip} or {@code zip:} archive, {@code memory:}), to read; a missing one is a
+   * {@code s3://}, {@code gs://}, a {@code .zip} or {@code zip:} archive, {@code memory:}), to read; a missing one is a
    * data error, never created; a location that names no store is a usage error.
    */
   Store openExisting(String location) {
