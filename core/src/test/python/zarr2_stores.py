@@ -218,6 +218,12 @@ def read(directory):
     out = {}
     for name, array in group.arrays():
         data = array[...]
+        if array.fill_value is None and array.dtype.kind != "O" and array.ndim:
+            # no defined fill (zarr-python 2 returns uninitialised memory): missing chunks as zero, as zarrow reads them
+            data = data.copy()
+            for index in np.ndindex(*array.cdata_shape):
+                if array._chunk_key(index) not in array.store:
+                    data[tuple(slice(i * c, min((i + 1) * c, s)) for i, c, s in zip(index, array.chunks, array.shape))] = 0
         flat = data.reshape(-1, order="C") if array.ndim else [data[()]]
         if array.dtype.kind == "S":  # as written: n bytes, the NUL padding kept
             flat = [bytes(v).ljust(array.dtype.itemsize, b"\0") for v in flat]
