@@ -8,7 +8,6 @@ import dev.zarrow.ZarrOptions;
 import dev.zarrow.NdVector;
 import dev.zarrow.codec.ArrayToArrayCodec;
 import dev.zarrow.codec.ArrayToBytesCodec;
-import dev.zarrow.codec.BytesToBytesCodec;
 import dev.zarrow.codec.ChunkSpec;
 import dev.zarrow.codec.Codec;
 import dev.zarrow.codec.CodecContext;
@@ -28,7 +27,6 @@ import dev.zarrow.store.Stores;
 import dev.zarrow.store.WritableStore;
 import dev.zarrow.store.Store;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -320,14 +318,66 @@ final class CopyCommand extends ZarrowCommand {
     } catch (ZarrException e) { // a limit of the format, e.g. a chunk of more than 2^31 - 1 elements
       throw usage(given() + ": " + Main.oneLine(e.getMessage()));
     }
-    refuseUnfit(metadata, in, to, options);
+    refuseUnfit(metadata, in, options);
     if (zarrFormat == 3) {
       return V2Metadata.asV3(metadata);
     }
     try {
       return V2Metadata.asV2(metadata);
     } catch (ZarrException e) {
-      throw usage("--zarr-format 2: " + Main.oneLine(e.getMessage()) + " (choose codecs Zarr v2 can store with --codec, --shards none)");
+      String hint = v2Options(metadata);
+      throw usage("--zarr-format 2: " + Main.oneLine(e.getMessage()) + " in array '" + show(in.path()) + "'" + (hint == null
+          ? " (choose codecs Zarr v2 can store with --codec, --shards none)"
+          : "; Zarr v2 can store it copied with " + hint + (hint.contains("--shards") && !in.path().equals(nodePath(sourcePath))
+              ? " (copy that array alone: --shards is for one array)" : "")));
+    }
+  }
+
+  /**
+   * The options with which {@code metadata}'s array can be stored as Zarr v2, keeping what of its codecs
+   * v2 can store: {@code --shards none} for a sharded array, and a {@code --codec} for each of its (inner
+   * chunk) codecs that v2 stores, a zstd with a checksum without it; null when that is not enough.
+   */
+  private static String v2Options(ArrayMetadata metadata) {
+    Layout layout = Layout.of(metadata);
+    List<NamedConfig> kept = new ArrayList<>();
+    NamedConfig serializer = null;
+    for (NamedConfig c : layout.codecs()) {
+      if (c.name().equals("bytes") || c.name().startsWith("vlen-")) {
+        serializer = c;
+      }
+    }
+    for (NamedConfig c : layout.codecs()) {
+      NamedConfig candidate = c.name().equals("zstd") && c.config().path("checksum").asBoolean(false)
+          ? NamedConfig.of("zstd", c.config().deepCopy().put("checksum", false)) : c;
+      if (c == serializer || storableInV2(metadata, layout, candidate, serializer)) {
+        kept.add(candidate);
+      }
+    }
+    Layout unsharded = layout.withShards(null).withCodecs(kept);
+    try {
+      V2Metadata.asV2(unsharded.applyTo(metadata));
+    } catch (ZarrException e) {
+      return null;
+    }
+    StringBuilder out = new StringBuilder(layout.shards() != null ? "--shards none" : "");
+    kept.forEach(c -> out.append(out.length() == 0 ? "" : " ").append("--codec ").append(CodecSpecs.format(c)));
+    return out.toString();
+  }
+
+  /** True when Zarr v2 stores {@code codec} with the array's serializer (before it if it works on arrays). */
+  private static boolean storableInV2(ArrayMetadata metadata, Layout layout, NamedConfig codec, NamedConfig serializer) {
+    if (serializer == null) {
+      return false;
+    }
+    int at = layout.codecs().indexOf(serializer);
+    int of = layout.codecs().indexOf(codec);
+    List<NamedConfig> alone = of >= 0 && of < at ? List.of(codec, serializer) : List.of(serializer, codec);
+    try {
+      V2Metadata.asV2(layout.withShards(null).withCodecs(alone).applyTo(metadata));
+      return true;
+    } catch (ZarrException | IllegalArgumentException e) {
+      return false;
     }
   }
 
@@ -349,35 +399,13 @@ final class CopyCommand extends ZarrowCommand {
    * together or the data type (vlen-utf8 on float32, zstd before bytes, ...): the same error as any
    * other bad option value, found before anything is written.
    */
-  private void refuseUnfit(ArrayMetadata metadata, ZarrArray in, String to, ZarrOptions options) {
-    CodecPipeline pipeline;
+  private void refuseUnfit(ArrayMetadata metadata, ZarrArray in, ZarrOptions options) {
     try {
       CodecContext context = options.registry().context(options.codecs());
       ChunkGrid grid = ChunkGrid.parse(metadata.chunkGrid(), metadata.rank());
-      pipeline = CodecPipeline.of(context.codecs(metadata.codecs()), new ChunkSpec(grid.chunkShape(), in.dataType(), in.fillValue()), context);
+      CodecPipeline.of(context.codecs(metadata.codecs()), new ChunkSpec(grid.chunkShape(), in.dataType(), in.fillValue()), context);
     } catch (ZarrException e) {
       throw usage(given() + ": not usable for " + in.dataType().name() + " [" + in.path() + "]: " + Main.oneLine(e.getMessage()));
-    }
-    refuseUnwritable(pipeline, to);
-  }
-
-  /**
-   * Refuses a chain with a bytes->bytes codec zarrow reads but cannot write (blosc with blosclz), found
-   * by encoding a few bytes before the destination is made: a usage error of --codec when the chain
-   * was given, else a data error naming the destination and suggesting --codec.
-   */
-  private void refuseUnwritable(CodecPipeline pipeline, String to) {
-    for (BytesToBytesCodec codec : pipeline.bytesCodecs()) {
-      try {
-        codec.encode(ByteBuffer.allocateDirect(64));
-      } catch (ZarrException e) {
-        String reason = Main.oneLine(e.getMessage());
-        if (!codecs.isEmpty()) {
-          throw usage(given() + ": zarrow cannot write with these codecs: " + reason);
-        }
-        throw new ZarrException("cannot copy to " + show(to) + " in " + destination + ": zarrow cannot write the source's"
-            + " codecs: " + reason + "; choose codecs it can write with --codec (e.g. --codec zstd)", e);
-      }
     }
   }
 

@@ -112,6 +112,9 @@ final class V2Codecs {
       case "gzip" -> {
         return out.put("id", "gzip").put("level", config.path("level").asInt(1));
       }
+      case "zlib" -> { // zarrita's name for numcodecs' zlib
+        return out.put("id", "zlib").put("level", config.path("level").asInt(1));
+      }
       case "zstd" -> {
         if (config.path("checksum").asBoolean(false)) {
           throw new UnsupportedExtensionException(pointer + ": zstd with a checksum has no Zarr v2 (numcodecs 0.11) form");
