@@ -356,6 +356,12 @@ public final class V2Metadata {
     return true;
   }
 
+  /** The {@code fill_value} spelling a v2 array's model keeps ({@link #FILL_EXTENSION}), if any. */
+  public static java.util.Optional<JsonNode> keptFill(ArrayMetadata metadata) {
+    JsonNode kept = metadata.extensions().get(FILL_EXTENSION);
+    return kept == null ? java.util.Optional.empty() : java.util.Optional.of(kept.get("value"));
+  }
+
   private static ObjectNode fillExtension(JsonNode v2Fill) {
     ObjectNode out = F.objectNode().put("must_understand", false);
     out.set("value", v2Fill == null ? F.nullNode() : v2Fill.deepCopy());
