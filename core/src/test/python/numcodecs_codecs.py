@@ -53,7 +53,8 @@ def run(directory):
             continue
         with open(path(directory, case, ".raw"), "rb") as f:
             raw = f.read()
-        data = np.frombuffer(raw, dtype=np.dtype(case["dtype"])) if kind == "array" else raw
+        # a writable copy: numcodecs 0.11's BitRound rounds its input in place
+        data = np.frombuffer(raw, dtype=np.dtype(case["dtype"])).copy() if kind == "array" else raw
         enc = codec.encode(data)
         with open(path(directory, case, ".enc"), "wb") as f:
             f.write(as_bytes(enc))

@@ -86,6 +86,8 @@ def matrix():
     cases.append(case("filter_shuffle", "<f8", (40,), (16,), filters=[numcodecs.Shuffle(8)]))
     cases.append(case("filter_astype", "<i4", (40,), (16,), filters=[numcodecs.AsType(encode_dtype="<i2", decode_dtype="<i4")]))
     cases.append(case("filter_astype_f8_f4", "<f8", (40,), (16,), filters=[numcodecs.AsType(encode_dtype="<f4", decode_dtype="<f8")]))
+    cases.append(case("filter_bitround_f4", "<f4", (40,), (16,), filters=[numcodecs.BitRound(keepbits=7)]))
+    cases.append(case("filter_bitround_f8", "<f8", (40,), (16,), filters=[numcodecs.BitRound(keepbits=20)], compressor=B("blosclz", 9, B.BITSHUFFLE)))
     cases.append(case("chain_delta_zlib", "<i4", (40,), (16,), filters=[numcodecs.Delta("<i4")], compressor=numcodecs.Zlib(1)))
     cases.append(case("chain_scale_shuffle_blosc", "<f8", (40,), (16,),
                       filters=[numcodecs.FixedScaleOffset(offset=0, scale=100, dtype="<f8", astype="<i4"), numcodecs.Shuffle(4)],

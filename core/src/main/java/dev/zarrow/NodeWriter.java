@@ -193,8 +193,16 @@ public final class NodeWriter implements AutoCloseable {
    * {@code attributes}; nothing is written.
    */
   public ZarrGroup group(String relativePath, ObjectNode attributes) {
+    return group(relativePath, GroupMetadata.empty().withAttributes(attributes));
+  }
+
+  /**
+   * The group {@code relativePath} below the node being written ({@code ""}: the node itself) with
+   * {@code metadata} (its format, attributes and extensions); nothing is written.
+   */
+  public ZarrGroup group(String relativePath, GroupMetadata metadata) {
     start();
-    return new ZarrGroup(store, ZarrNode.join(writePath, relativePath), GroupMetadata.empty().withAttributes(attributes), options);
+    return new ZarrGroup(store, ZarrNode.join(writePath, relativePath), metadata, options);
   }
 
   /** Writes the metadata of {@code node}, a node of this write below its top, once its content is complete. */
@@ -219,6 +227,18 @@ public final class NodeWriter implements AutoCloseable {
    * #path}.
    */
   public ZarrNode commit(ZarrNode top) {
+    return commit(top, false);
+  }
+
+  /**
+   * {@link #commit(ZarrNode)}, with {@code consolidate}: the group {@code top}'s hierarchy consolidated
+   * ({@link ConsolidatedMetadata#consolidate}, in its format) before it is swapped in, so that the node
+   * appears with its consolidated metadata or not at all.
+   */
+  public ZarrNode commit(ZarrNode top, boolean consolidate) {
+    if (consolidate && !(top instanceof ZarrGroup)) {
+      throw new IllegalArgumentException("'" + top.path() + "' is an array; only a group's hierarchy is consolidated");
+    }
     if (finished) {
       throw new IllegalStateException("the write of '" + path + "' is finished");
     }
@@ -226,6 +246,9 @@ public final class NodeWriter implements AutoCloseable {
       throw new IllegalArgumentException("'" + top.path() + "' is not the node this writer writes ('" + writePath + "')");
     }
     writeMetadata(top);
+    if (consolidate) {
+      ConsolidatedMetadata.consolidate(store, writePath);
+    }
     Zarr.createParents(store, path, top instanceof ZarrArray a ? a.metadata().zarrFormat()
         : ((ZarrGroup) top).metadata().zarrFormat(), options);
     if (renaming) {
@@ -250,7 +273,7 @@ public final class NodeWriter implements AutoCloseable {
     ConsolidatedMetadata.dropAbove(store, path); // stale now: never hide what was just written
     return top instanceof ZarrArray a
         ? ZarrArray.of(store, path, a.metadata(), options)
-        : new ZarrGroup(store, path, ((ZarrGroup) top).metadata(), options);
+        : consolidate ? Zarr.openGroup(store, path, options) : new ZarrGroup(store, path, ((ZarrGroup) top).metadata(), options);
   }
 
   /** Without {@link #commit}: removes what this write wrote, leaving the old node (or, in place, none). */

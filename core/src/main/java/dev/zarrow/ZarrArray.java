@@ -11,6 +11,7 @@ import dev.zarrow.codec.CodecPipeline;
 import dev.zarrow.codec.DecodedPieces;
 import dev.zarrow.dtype.ArrowDataType;
 import dev.zarrow.dtype.DataType;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.zarrow.dtype.FillValue;
 import dev.zarrow.dtype.FixedWidthType;
 import dev.zarrow.dtype.StructType;
@@ -583,7 +584,11 @@ public final class ZarrArray implements ZarrNode {
     if (metadata.zarrFormat() == 2) {
       ObjectNode doc = V2Metadata.toZarray(metadata);
       if (dataType instanceof StructType struct) {
-        doc.set("fill_value", V2StructFill.write(struct, fillValue, V2StructFill.bigEndian(metadata)));
+        boolean bigEndian = V2StructFill.bigEndian(metadata);
+        JsonNode kept = V2Metadata.keptFill(metadata).orElse(null);
+        boolean keep = kept != null && (kept.isNull() ? fillValue.equals(FillValue.of(new byte[fillValue.length()]))
+            : kept.isTextual() && V2StructFill.read(struct, kept, bigEndian).equals(fillValue));
+        doc.set("fill_value", keep ? kept.deepCopy() : V2StructFill.write(struct, fillValue, bigEndian)); // the spelling read when it stands for the fill
       }
       ByteBuffer zarray = ByteBuffer.wrap(Json.prettyAscii(doc));
       V2Writes.writeAttributes(out, path, V2Metadata.toZattrs(metadata));

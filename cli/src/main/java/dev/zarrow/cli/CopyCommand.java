@@ -8,7 +8,6 @@ import dev.zarrow.ZarrOptions;
 import dev.zarrow.NdVector;
 import dev.zarrow.codec.ArrayToArrayCodec;
 import dev.zarrow.codec.ArrayToBytesCodec;
-import dev.zarrow.codec.BytesToBytesCodec;
 import dev.zarrow.codec.ChunkSpec;
 import dev.zarrow.codec.Codec;
 import dev.zarrow.codec.CodecContext;
@@ -16,25 +15,32 @@ import dev.zarrow.codec.CodecPipeline;
 import dev.zarrow.dtype.DataType;
 import dev.zarrow.grid.Box;
 import dev.zarrow.grid.ChunkGrid;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.zarrow.ZarrGroup;
+import dev.zarrow.ZarrNode;
 import dev.zarrow.metadata.ArrayMetadata;
+import dev.zarrow.metadata.ConsolidatedMetadata;
+import dev.zarrow.metadata.GroupMetadata;
 import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.metadata.V2Metadata;
 import dev.zarrow.store.Stores;
 import dev.zarrow.store.WritableStore;
 import dev.zarrow.store.Store;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -116,24 +122,129 @@ final class CopyCommand extends ZarrowCommand {
     refuseOverlap(from, to);
     ZarrOptions options = options();
     try (Store src = openExisting(source); BufferAllocator allocator = new RootAllocator()) {
-      ZarrArray in = Zarr.openArray(src, from, options);
-      ArrayMetadata metadata = newMetadata(in, to, options); // bad options are refused before the destination is made
-      checkProbes(in);
+      ZarrNode node = Zarr.open(src, from, options);
+      List<Item> plan = plan(node, to, options); // bad options are refused before the destination is made
+      boolean consolidate = node instanceof ZarrGroup && ConsolidatedMetadata.read(src, from).isPresent();
       try (WritableStore dst = openWritable(destination)) {
-        Destination.check(this, dst, destination.toString(), to, true, overwrite, options);
+        Destination.check(this, dst, destination, to, overwrite, options);
         try (NodeWriter writer = NodeWriter.begin(dst, to, options)) {
           try {
-            ZarrArray out = writer.array("", metadata);
-            copy(in, out, to, allocator);
-            writer.commit(out);
+            writer.commit(write(plan, writer, to, allocator), consolidate);
           } catch (ZarrException e) {
             throw destinationNamed(e, writer.writePath(), to);
           }
         }
-        printJson(InfoCommand.describe(Zarr.openArray(dst, to, options)));
+        printJson(InfoCommand.describe(Zarr.open(dst, to, options)));
       }
     }
     return Main.OK;
+  }
+
+  /**
+   * One node of the copy, at {@code relative} below the destination: an array ({@code array} its new
+   * metadata) or a group ({@code group} its new metadata).
+   */
+  private record Item(String relative, ZarrNode source, ArrayMetadata array, GroupMetadata group, boolean codecsApplied) {}
+
+  /**
+   * The nodes to write, each group before what it holds: the array, or the group and everything below it
+   * with their new metadata. Every option is checked against every array before anything is written.
+   */
+  private List<Item> plan(ZarrNode node, String to, ZarrOptions options) {
+    if (node instanceof ZarrArray array) {
+      checkProbes(array);
+      return List.of(new Item("", array, newMetadata(array, to, options, true), null, true));
+    }
+    if (chunks != null || shards != null) {
+      throw usage((chunks != null ? "--chunks" : "--shards") + ": '" + show(node.path()) + "' is a group, whose arrays keep"
+          + " their own chunks and shards; copy an array alone to change them");
+    }
+    if (!codecs.isEmpty()) {
+      try {
+        CodecSpecs.parse(codecs);
+      } catch (IllegalArgumentException e) {
+        throw usage(e.getMessage());
+      }
+    }
+    List<Item> plan = new ArrayList<>();
+    List<String> unfit = new ArrayList<>();
+    collect((ZarrGroup) node, "", to, options, plan, unfit);
+    if (!codecs.isEmpty() && plan.stream().noneMatch(Item::codecsApplied)) {
+      throw usage(given() + ": fits none of the arrays of '" + show(node.path()) + "'"
+          + (unfit.isEmpty() ? " (it holds none)" : ": " + String.join("; ", unfit.subList(0, Math.min(3, unfit.size())))
+              + (unfit.size() > 3 ? "; ..." : "")));
+    }
+    return plan;
+  }
+
+  /**
+   * Adds {@code group} and everything below it to {@code plan}; --codec goes to every array it fits,
+   * the others keep their codecs ({@code unfit} says why, for the message when it fits none).
+   */
+  private void collect(ZarrGroup group, String relative, String to, ZarrOptions options, List<Item> plan, List<String> unfit) {
+    GroupMetadata metadata = group.metadata();
+    Map<String, JsonNode> extensions = new LinkedHashMap<>(metadata.extensions());
+    extensions.remove("consolidated_metadata"); // the source's: the copy is consolidated anew, or not at all
+    plan.add(new Item(relative, group, null, new GroupMetadata(metadata.attributes(), extensions).withZarrFormat(zarrFormat), false));
+    for (Map.Entry<String, ZarrNode> child : group.children().all().entrySet()) {
+      String path = ZarrNode.join(relative, child.getKey());
+      if (child.getValue() instanceof ZarrArray array) {
+        checkProbes(array);
+        String at = ZarrNode.join(to, path);
+        ArrayMetadata withCodecs = null;
+        if (!codecs.isEmpty()) {
+          try {
+            withCodecs = newMetadata(array, at, options, true);
+          } catch (ParameterException e) {
+            unfit.add(Main.oneLine(e.getMessage()));
+          }
+        }
+        plan.add(new Item(path, array, withCodecs != null ? withCodecs : newMetadata(array, at, options, false), null,
+            withCodecs != null));
+      } else {
+        collect((ZarrGroup) child.getValue(), path, to, options, plan, unfit);
+      }
+    }
+  }
+
+  /**
+   * Writes the planned nodes below {@code writer}'s node, each node's metadata after its content (arrays
+   * once their chunks are written, groups once everything below them is), and returns the top node for
+   * the commit.
+   */
+  private ZarrNode write(List<Item> plan, NodeWriter writer, String to, BufferAllocator allocator) {
+    ProgressLine progress = new ProgressLine(err());
+    long blocks = 0;
+    int arrays = 0;
+    ZarrNode top = null;
+    int arrayCount = (int) plan.stream().filter(i -> i.array() != null).count();
+    List<ZarrGroup> groups = new ArrayList<>();
+    for (Item item : plan) {
+      ZarrNode made;
+      if (item.array() != null) {
+        ZarrArray out = writer.array(item.relative(), item.array());
+        blocks += copy((ZarrArray) item.source(), out, progress, ++arrays, arrayCount, allocator);
+        if (!item.relative().isEmpty()) {
+          writer.claim(out);
+        }
+        made = out;
+      } else {
+        made = writer.group(item.relative(), item.group());
+        if (!item.relative().isEmpty()) {
+          groups.add((ZarrGroup) made);
+        }
+      }
+      if (item.relative().isEmpty()) {
+        top = made;
+      }
+    }
+    for (int i = groups.size() - 1; i >= 0; i--) {
+      writer.claim(groups.get(i)); // deepest first: a group's metadata after all it holds
+    }
+    err().println("copy: " + blocks + " blocks held data" + (top instanceof ZarrGroup ? " in " + arrays
+        + (arrays == 1 ? " array" : " arrays") + " and " + (plan.size() - arrays) + (plan.size() - arrays == 1 ? " group" : " groups") : "")
+        + "; wrote " + show(to) + " in " + destination);
+    return top;
   }
 
   /**
@@ -176,7 +287,11 @@ final class CopyCommand extends ZarrowCommand {
     return path.isEmpty() ? dir : dir.resolve(path).normalize();
   }
 
-  private ArrayMetadata newMetadata(ZarrArray in, String to, ZarrOptions options) {
+  /**
+   * The metadata the copy of {@code in} gets: the options applied ({@code withCodecs}: --codec too), in the
+   * format to write; options that do not fit are a usage error.
+   */
+  private ArrayMetadata newMetadata(ZarrArray in, String to, ZarrOptions options, boolean withCodecs) {
     Layout layout = Layout.of(in.metadata());
     if (chunks != null) {
       layout = layout.withChunks(shape("--chunks", chunks));
@@ -184,7 +299,7 @@ final class CopyCommand extends ZarrowCommand {
     if (shards != null) {
       layout = layout.withShards(shards.equals("none") ? null : shape("--shards", shards));
     }
-    if (!codecs.isEmpty()) {
+    if (withCodecs && !codecs.isEmpty()) {
       List<NamedConfig> list;
       try {
         list = CodecSpecs.parse(codecs);
@@ -203,14 +318,66 @@ final class CopyCommand extends ZarrowCommand {
     } catch (ZarrException e) { // a limit of the format, e.g. a chunk of more than 2^31 - 1 elements
       throw usage(given() + ": " + Main.oneLine(e.getMessage()));
     }
-    refuseUnfit(metadata, in, to, options);
+    refuseUnfit(metadata, in, options);
     if (zarrFormat == 3) {
       return V2Metadata.asV3(metadata);
     }
     try {
       return V2Metadata.asV2(metadata);
     } catch (ZarrException e) {
-      throw usage("--zarr-format 2: " + Main.oneLine(e.getMessage()) + " (choose codecs Zarr v2 can store with --codec, --shards none)");
+      String hint = v2Options(metadata);
+      throw usage("--zarr-format 2: " + Main.oneLine(e.getMessage()) + " in array '" + show(in.path()) + "'" + (hint == null
+          ? " (choose codecs Zarr v2 can store with --codec, --shards none)"
+          : "; Zarr v2 can store it copied with " + hint + (hint.contains("--shards") && !in.path().equals(nodePath(sourcePath))
+              ? " (copy that array alone: --shards is for one array)" : "")));
+    }
+  }
+
+  /**
+   * The options with which {@code metadata}'s array can be stored as Zarr v2, keeping what of its codecs
+   * v2 can store: {@code --shards none} for a sharded array, and a {@code --codec} for each of its (inner
+   * chunk) codecs that v2 stores, a zstd with a checksum without it; null when that is not enough.
+   */
+  private static String v2Options(ArrayMetadata metadata) {
+    Layout layout = Layout.of(metadata);
+    List<NamedConfig> kept = new ArrayList<>();
+    NamedConfig serializer = null;
+    for (NamedConfig c : layout.codecs()) {
+      if (c.name().equals("bytes") || c.name().startsWith("vlen-")) {
+        serializer = c;
+      }
+    }
+    for (NamedConfig c : layout.codecs()) {
+      NamedConfig candidate = c.name().equals("zstd") && c.config().path("checksum").asBoolean(false)
+          ? NamedConfig.of("zstd", c.config().deepCopy().put("checksum", false)) : c;
+      if (c == serializer || storableInV2(metadata, layout, candidate, serializer)) {
+        kept.add(candidate);
+      }
+    }
+    Layout unsharded = layout.withShards(null).withCodecs(kept);
+    try {
+      V2Metadata.asV2(unsharded.applyTo(metadata));
+    } catch (ZarrException e) {
+      return null;
+    }
+    StringBuilder out = new StringBuilder(layout.shards() != null ? "--shards none" : "");
+    kept.forEach(c -> out.append(out.length() == 0 ? "" : " ").append("--codec ").append(CodecSpecs.format(c)));
+    return out.toString();
+  }
+
+  /** True when Zarr v2 stores {@code codec} with the array's serializer (before it if it works on arrays). */
+  private static boolean storableInV2(ArrayMetadata metadata, Layout layout, NamedConfig codec, NamedConfig serializer) {
+    if (serializer == null) {
+      return false;
+    }
+    int at = layout.codecs().indexOf(serializer);
+    int of = layout.codecs().indexOf(codec);
+    List<NamedConfig> alone = of >= 0 && of < at ? List.of(codec, serializer) : List.of(serializer, codec);
+    try {
+      V2Metadata.asV2(layout.withShards(null).withCodecs(alone).applyTo(metadata));
+      return true;
+    } catch (ZarrException | IllegalArgumentException e) {
+      return false;
     }
   }
 
@@ -232,35 +399,13 @@ final class CopyCommand extends ZarrowCommand {
    * together or the data type (vlen-utf8 on float32, zstd before bytes, ...): the same error as any
    * other bad option value, found before anything is written.
    */
-  private void refuseUnfit(ArrayMetadata metadata, ZarrArray in, String to, ZarrOptions options) {
-    CodecPipeline pipeline;
+  private void refuseUnfit(ArrayMetadata metadata, ZarrArray in, ZarrOptions options) {
     try {
       CodecContext context = options.registry().context(options.codecs());
       ChunkGrid grid = ChunkGrid.parse(metadata.chunkGrid(), metadata.rank());
-      pipeline = CodecPipeline.of(context.codecs(metadata.codecs()), new ChunkSpec(grid.chunkShape(), in.dataType(), in.fillValue()), context);
+      CodecPipeline.of(context.codecs(metadata.codecs()), new ChunkSpec(grid.chunkShape(), in.dataType(), in.fillValue()), context);
     } catch (ZarrException e) {
       throw usage(given() + ": not usable for " + in.dataType().name() + " [" + in.path() + "]: " + Main.oneLine(e.getMessage()));
-    }
-    refuseUnwritable(pipeline, to);
-  }
-
-  /**
-   * Refuses a chain with a bytes->bytes codec zarrow reads but cannot write (blosc with blosclz), found
-   * by encoding a few bytes before the destination is made: a usage error of --codec when the chain
-   * was given, else a data error naming the destination and suggesting --codec.
-   */
-  private void refuseUnwritable(CodecPipeline pipeline, String to) {
-    for (BytesToBytesCodec codec : pipeline.bytesCodecs()) {
-      try {
-        codec.encode(ByteBuffer.allocateDirect(64));
-      } catch (ZarrException e) {
-        String reason = Main.oneLine(e.getMessage());
-        if (!codecs.isEmpty()) {
-          throw usage(given() + ": zarrow cannot write with these codecs: " + reason);
-        }
-        throw new ZarrException("cannot copy to " + show(to) + " in " + destination + ": zarrow cannot write the source's"
-            + " codecs: " + reason + "; choose codecs it can write with --codec (e.g. --codec zstd)", e);
-      }
     }
   }
 
@@ -335,7 +480,8 @@ final class CopyCommand extends ZarrowCommand {
     return out;
   }
 
-  private void copy(ZarrArray in, ZarrArray out, String to, BufferAllocator allocator) {
+  /** Copies the chunks of {@code in} (array {@code number} of {@code arrays}) into {@code out}; returns the blocks written. */
+  private int copy(ZarrArray in, ZarrArray out, ProgressLine progress, int number, int arrays, BufferAllocator allocator) {
     int[] unit = Layout.of(out.metadata()).writeUnit();
     int[] srcChunk = in.grid().chunkShape();
     int rank = unit.length;
@@ -351,16 +497,16 @@ final class CopyCommand extends ZarrowCommand {
     ChunkGrid blocks = ChunkGrid.regular(block);
     Box whole = Box.of(in.shape());
     List<long[]> visit = blocksHoldingData(in, blocks);
-    ProgressLine progress = new ProgressLine(err());
     for (int b = 0; b < visit.size(); b++) {
       Box region = blocks.chunkBox(visit.get(b)).intersect(whole);
       try (NdVector values = in.read(region, allocator)) {
         out.write(region, values.vector(), allocator); // the allocator: null-typed data has none of its own
       }
       int done = b + 1;
-      progress.update(() -> "copy: " + done + " of " + visit.size() + " blocks");
+      progress.update(() -> "copy: " + (arrays > 1 ? "array " + number + " of " + arrays + " (" + show(in.path()) + "), " : "")
+          + done + " of " + visit.size() + " blocks");
     }
-    err().println("copy: " + visit.size() + " blocks held data; wrote " + (to.isEmpty() ? "/" : to) + " in " + destination);
+    return visit.size();
   }
 
   /**

@@ -14,20 +14,19 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What {@code copy} and {@code import} would replace at their destination, and what they refuse to
- * replace without {@code --overwrite} (a usage error, exit 2, that says what is there): a group (a table
- * too), the root, a node of another kind than the one written, keys that are no node. An array that
- * {@code copy} replaces by an array needs no option. Nothing is ever written inside an array.
+ * What {@code copy} and {@code import} would replace at their destination, which they refuse to
+ * replace without {@code --overwrite} (a usage error, exit 2, that says what is there): an array, a
+ * group (a table too), the root, keys that are no node; as {@code zarr.copy}'s default
+ * {@code if_exists="raise"}. Nothing is ever written inside an array.
  */
 final class Destination {
   private Destination() {}
 
   /**
-   * Refuses the write of a node ({@code array}: an array, else a group table) at {@code path} of {@code
-   * store} (named {@code storeName} in messages) unless it may replace what is there.
+   * Refuses the write of a node at {@code path} of {@code store} (named {@code storeName} in messages)
+   * when something is there, unless {@code overwrite}; and always below an array.
    */
-  static void check(ZarrowCommand command, Store store, String storeName, String path, boolean array, boolean overwrite,
-      ZarrOptions options) {
+  static void check(ZarrowCommand command, Store store, String storeName, String path, boolean overwrite, ZarrOptions options) {
     for (int slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
       String above = path.substring(0, slash);
       if (open(store, above, options).orElse(null) instanceof ZarrArray) {
@@ -39,7 +38,7 @@ final class Destination {
       return;
     }
     String what = describe(store, path, options);
-    if (what == null || (array && !path.isEmpty() && Zarr.tryOpen(store, path, options).orElse(null) instanceof ZarrArray)) {
+    if (what == null) {
       return;
     }
     String where = path.isEmpty() ? "the root of " + storeName : "'" + path + "' in " + storeName;

@@ -103,7 +103,7 @@ final class ImportCommand extends ZarrowCommand {
       input = in;
       target = out;
       targetPath = group;
-      Destination.check(this, out, store, group, false, overwrite, zarrOptions);
+      Destination.check(this, out, store, group, overwrite, zarrOptions);
       Progress progress = new Progress();
       ZarrGroup written = switch (in.format) {
         case JSON -> importJson(table, allocator, progress);

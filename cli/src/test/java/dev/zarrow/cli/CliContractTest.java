@@ -44,7 +44,9 @@ class CliContractTest {
     Object[] args = new Object[5 + options.length];
     System.arraycopy(new Object[] {"copy", demo, path, dir.resolve("out"), "x"}, 0, args, 0, 5);
     System.arraycopy(options, 0, args, 5, options.length);
-    return Cli.run(args);
+    Object[] overwrite = java.util.Arrays.copyOf(args, args.length + 1);
+    overwrite[args.length] = "--overwrite"; // each copy replaces the one before
+    return Cli.run(overwrite);
   }
 
   private void copyUsageError(String option, String path, Object... options) {

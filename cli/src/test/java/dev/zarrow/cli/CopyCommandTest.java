@@ -71,6 +71,36 @@ class CopyCommandTest {
     return Json.parse(Files.readAllBytes(store.resolve(path).resolve("zarr.json")), "zarr.json");
   }
 
+  /**
+   * Issue 27: a copy to Zarr v2 of codecs v2 cannot store (sharding, crc32c) is refused, and the message
+   * gives the options that make it work; run as given, they do. In a group copy the message says which
+   * array, and that one with --shards is copied alone.
+   */
+  @Test
+  void aCopyToV2SaysTheOptionsThatMakeItWork() throws Exception {
+    Path demo = dir.resolve("demo");
+    assertEquals(0, Cli.run("demo", demo).exit());
+    for (String[] c : new String[][] {
+        {"numbers/sharded", "--shards none --codec bytes --codec zstd:3"}, {"numbers/counts", "--codec bytes --codec zstd:3"}}) {
+      Path out = dir.resolve("v2-" + c[0].replace('/', '-'));
+      Cli.Result refused = Cli.run("copy", demo, c[0], out, "a", "--zarr-format", "2");
+      assertEquals(2, refused.exit(), refused.toString());
+      assertTrue(refused.errLines().get(0).endsWith("in array '" + c[0] + "'; Zarr v2 can store it copied with " + c[1]),
+          refused.errLines().get(0));
+      assertTrue(Files.notExists(out.resolve("a")), "nothing written");
+      List<Object> args = new ArrayList<>(List.of("copy", demo, c[0], out, "a", "--zarr-format", "2"));
+      args.addAll(List.of(c[1].split(" ")));
+      Cli.Result copied = Cli.run(args.toArray());
+      assertEquals(0, copied.exit(), copied.toString());
+      assertTrue(Files.exists(out.resolve("a/.zarray")));
+      assertEquals(cat(demo, c[0]).replace("\"shape\"", ""), cat(out, "a").replace("\"shape\"", ""));
+    }
+    Cli.Result group = Cli.run("copy", demo, "numbers", dir.resolve("group"), "g", "--zarr-format", "2");
+    assertEquals(2, group.exit(), group.toString());
+    assertTrue(group.err().contains("(copy that array alone: --shards is for one array)") || group.err().contains("numbers/counts"),
+        group.err());
+  }
+
   @Test
   void sameMetadataWithoutOptions(BufferAllocator allocator) throws Exception {
     write(allocator);

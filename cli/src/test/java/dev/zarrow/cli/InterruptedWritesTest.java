@@ -181,7 +181,7 @@ class InterruptedWritesTest {
         try (FileSystemStore s = FileSystemStore.open(dst)) {
           fill(Zarr.createArray(s, "g/a", ArraySpec.of(FixedType.FLOAT32, 300, 400).chunks(50, 50)), 300, 400, false, allocator);
         }
-        boolean killed = killAfter(dst, after, signal, "copy", src, "a", dst, "g/a");
+        boolean killed = killAfter(dst, after, signal, "copy", src, "a", dst, "g/a", "--overwrite");
         State state = arrayState(dst, "g/a", allocator);
         seen.add("SIG" + signal + " after " + after + " files: " + state + (killed ? "" : " (finished first)"));
         boolean leftovers = !TestFiles.leftovers(dst).isEmpty();
@@ -189,7 +189,7 @@ class InterruptedWritesTest {
           assertTrue(leftovers, "no node and nothing to move back");
         }
         checkReportsOnlyLeftovers(dst, leftovers);
-        Cli.Result again = Cli.run("copy", src, "a", dst, "g/a");
+        Cli.Result again = Cli.run("copy", src, "a", dst, "g/a", "--overwrite");
         assertEquals(0, again.exit(), again.toString());
         assertEquals(State.NEW, arrayState(dst, "g/a", allocator));
         assertEquals(List.of(), TestFiles.leftovers(dst), "the next write removes what the killed one left");
@@ -204,6 +204,59 @@ class InterruptedWritesTest {
     seen.add("SIGKILL of a copy to a new path: " + state);
     assertTrue(state != State.OLD);
     System.out.println("interrupted copies: " + seen);
+    assertTrue(seen.stream().anyMatch(s -> s.contains(": OLD")), "no kill landed before the swap: " + seen);
+  }
+
+  /** The state of the group {@code g}: the old one (arrays a and old), the new one (a and b), whole, or none. */
+  private static State groupState(Path store, BufferAllocator allocator) {
+    State a = arrayState(store, "g/a", allocator);
+    try (FileSystemStore s = FileSystemStore.open(store)) {
+      if (a == State.NONE) {
+        assertTrue(Zarr.tryOpen(s, "g", OPTIONS).isEmpty(), "a group without its arrays");
+        return State.NONE;
+      }
+      List<String> children = Zarr.openGroup(s, "g", OPTIONS).childNames();
+      assertEquals(a == State.NEW ? List.of("a", "b") : List.of("a", "old"), children, "the " + a + " group's arrays: a mix");
+    }
+    if (a == State.NEW) {
+      assertEquals(State.NEW, arrayState(store, "g/b", allocator));
+    }
+    return a;
+  }
+
+  /** Issue 27: a group copy is one write: killed anywhere, the old group or the new one, whole. */
+  @Test
+  void aKilledGroupCopyLeavesTheOldGroupOrTheNewOneWhole(BufferAllocator allocator) throws Exception {
+    Path src = dir.resolve("src");
+    try (FileSystemStore s = FileSystemStore.open(src)) {
+      for (String name : List.of("ds/a", "ds/b")) {
+        fill(Zarr.createArray(s, name, ArraySpec.of(FixedType.FLOAT32, ROWS, COLS / 2).chunks(40, 40)
+            .compressors(List.of(ArraySpec.zstd(1)))), ROWS, COLS / 2, true, allocator);
+      }
+    }
+    int files = 2 * (ROWS / 40) * (COLS / 2 / 40);
+    List<String> seen = new ArrayList<>();
+    int run = 0;
+    for (String signal : List.of("INT", "KILL")) {
+      for (long after : new long[] {1, files / 2, files - 3}) {
+        Path dst = dir.resolve("group-dst-" + run++);
+        try (FileSystemStore s = FileSystemStore.open(dst)) {
+          for (String name : List.of("g/a", "g/old")) {
+            fill(Zarr.createArray(s, name, ArraySpec.of(FixedType.FLOAT32, 300, 400).chunks(50, 50)), 300, 400, false, allocator);
+          }
+        }
+        boolean killed = killAfter(dst, after, signal, "copy", src, "ds", dst, "g", "--overwrite");
+        State state = groupState(dst, allocator);
+        seen.add("SIG" + signal + " after " + after + " files: " + state + (killed ? "" : " (finished first)"));
+        boolean leftovers = !TestFiles.leftovers(dst).isEmpty();
+        checkReportsOnlyLeftovers(dst, leftovers);
+        Cli.Result again = Cli.run("copy", src, "ds", dst, "g", "--overwrite");
+        assertEquals(0, again.exit(), again.toString());
+        assertEquals(State.NEW, groupState(dst, allocator));
+        assertEquals(List.of(), TestFiles.leftovers(dst), "the next write removes what the killed one left");
+      }
+    }
+    System.out.println("interrupted group copies: " + seen);
     assertTrue(seen.stream().anyMatch(s -> s.contains(": OLD")), "no kill landed before the swap: " + seen);
   }
 

@@ -105,10 +105,45 @@ class WriteSafetyTest {
     assertEquals(List.of(), TestFiles.leftovers(c));
   }
 
+  /**
+   * Issue 27: an array is replaced only with --overwrite too (as zarr.copy's if_exists="raise"); without it,
+   * copy of an array or a group onto an array, a group or a table exits 2 naming what is there.
+   */
+  @Test
+  void replacingAnyNodeNeedsOverwrite() throws IOException {
+    Path c = copyOfDemo("C");
+    Map<String, String> before = TestFiles.snapshot(c);
+    Cli.Result array = Cli.run("copy", demo(), "numbers/counts", c, "numbers/grid");
+    assertEquals(2, array.exit(), array.toString());
+    assertEquals("zarrow: 'numbers/grid' in " + c + " is an array (float32 [48, 64]): copy replaces it only with --overwrite",
+        array.errLines().get(0));
+    Cli.Result groupOnArray = Cli.run("copy", demo(), "numbers", c, "numbers/grid");
+    assertEquals(2, groupOnArray.exit(), groupOnArray.toString());
+    assertTrue(groupOnArray.err().contains("is an array"), groupOnArray.err());
+    Cli.Result groupOnGroup = Cli.run("copy", demo(), "numbers", c, "strings");
+    assertEquals(2, groupOnGroup.exit(), groupOnGroup.toString());
+    assertTrue(groupOnGroup.err().contains("'strings' in " + c + " is a group of"), groupOnGroup.err());
+    Cli.Result groupOnTable = Cli.run("copy", demo(), "numbers", c, "readings");
+    assertEquals(2, groupOnTable.exit(), groupOnTable.toString());
+    assertTrue(groupOnTable.err().contains("is a table of"), groupOnTable.err());
+    Cli.Result wholeStore = Cli.run("copy", demo(), "/", c, "/");
+    assertEquals(2, wholeStore.exit(), wholeStore.toString());
+    assertTrue(wholeStore.err().contains("the root of " + c), wholeStore.err());
+    TestFiles.assertUntouched(before, c, "copies refused without --overwrite");
+    // with it: the group copied whole over the array
+    Cli.Result replaced = Cli.run("copy", demo(), "numbers", c, "numbers/grid2", "--overwrite");
+    assertEquals(0, replaced.exit(), replaced.toString());
+    Cli.Result over = Cli.run("copy", demo(), "numbers", c, "strings", "--overwrite");
+    assertEquals(0, over.exit(), over.toString());
+    assertEquals(cat(demo(), "numbers/grid"), cat(c, "strings/grid"));
+    assertFalse(Files.exists(c.resolve("strings/words")), "the old group's arrays went with it");
+    assertEquals(0, Cli.run("check", c).exit());
+  }
+
   @Test
   void anArrayReplacesAnArrayOfAnotherShapeWhole() throws IOException {
     Path a = copyOfDemo("A");
-    Cli.Result r = Cli.run("copy", demo(), "strings/words", a, "numbers/grid");
+    Cli.Result r = Cli.run("copy", demo(), "strings/words", a, "numbers/grid", "--overwrite");
     assertEquals(0, r.exit(), r.toString());
     assertEquals(cat(demo(), "strings/words"), cat(a, "numbers/grid"));
     Cli.Result check = Cli.run("check", a, "numbers/grid");
@@ -126,7 +161,7 @@ class WriteSafetyTest {
     Files.write(chunk, bytes);
     Path a = copyOfDemo("A");
     Map<String, String> before = TestFiles.snapshot(a);
-    Cli.Result replace = Cli.run("copy", src, "numbers/counts", a, "numbers/grid");
+    Cli.Result replace = Cli.run("copy", src, "numbers/counts", a, "numbers/grid", "--overwrite");
     assertEquals(3, replace.exit(), replace.toString());
     assertTrue(replace.err().contains("numbers/counts/c/3"), replace.err());
     TestFiles.assertUntouched(before, a, "a failed copy over an array");

@@ -65,15 +65,6 @@ class ZarrV2CliTest {
     for (JsonNode c : readyCases(v2, cases)) {
       String name = c.get("name").asText();
       Cli.Result toV3 = Cli.run("copy", v2, name, v3, name);
-      if (!c.path("unwritable").isNull() && !c.path("unwritable").isMissingNode()) {
-        // zarrow reads the codec but cannot write it: refused naming the destination (never the temporary
-        // node the copy is written at) before anything is written, and copied with another codec
-        assertEquals(3, toV3.exit(), name + ": " + toV3);
-        assertTrue(toV3.err().contains("cannot copy to " + name + " in " + v3) && toV3.err().contains("--codec"), toV3.err());
-        assertTrue(!toV3.err().contains("zarrow-tmp"), toV3.err());
-        assertTrue(Files.notExists(v3.resolve(name)), name + ": nothing written");
-        toV3 = Cli.run("copy", v2, name, v3, name, "--codec", c.get("unwritable").asText());
-      }
       assertEquals(0, toV3.exit(), name + ": " + toV3);
       assertTrue(Files.exists(v3.resolve(name).resolve("zarr.json")), name);
       assertTrue(Files.notExists(v3.resolve(name).resolve(".zarray")), name);
@@ -87,15 +78,18 @@ class ZarrV2CliTest {
       assertEquals(original.get("shape"), copied.get("shape"), name);
       assertEquals(original.get("chunks"), copied.get("chunks"), name);
       assertEquals(original.path("dimension_separator").asText("."), copied.get("dimension_separator").asText(), name + ": the separator kept");
+      assertEquals(original.get("fill_value"), copied.get("fill_value"), name + ": the fill value kept as written (null too)");
     }
     assertTrue(Files.exists(back.resolve(".zgroup")), "the parents of a v2 copy are v2 groups");
     JsonNode read = PythonPeer.run(TIMEOUT, "zarr2_stores.py", "read", back.toString()).get("arrays");
     for (JsonNode c : readyCases(v2, cases)) {
       String name = c.get("name").asText();
       JsonNode values = read.get(name).get("values");
-      if (name.equals("vlen_array")) { // v2 has no empty-list fill: zarr-python 2 reads a missing element as None
+      if (name.startsWith("vlen")) {
+        // the object array's fill kept as zarr-python 2 wrote it (0): it reads a missing element as 0, as in its source
+        JsonNode blank = name.equals("vlen_array") ? JSON.createArrayNode() : JSON.getNodeFactory().textNode("");
         com.fasterxml.jackson.databind.node.ArrayNode seen = JSON.createArrayNode();
-        values.forEach(v -> seen.add(v.isNull() ? JSON.createArrayNode() : v));
+        values.forEach(v -> seen.add(v.isNumber() && v.asInt() == 0 ? blank : v));
         values = seen;
       }
       assertValuesEqual(c.get("values"), values, name);
@@ -146,26 +140,6 @@ class ZarrV2CliTest {
     Cli.Result sharded = Cli.run("copy", v2, "i4le", dir.resolve("y"), "a", "--zarr-format", "2", "--shards", "8");
     assertEquals(2, sharded.exit(), sharded.toString());
     assertTrue(sharded.err().contains("--zarr-format 2") && sharded.err().contains("sharding"), sharded.err());
-  }
-
-  @Test
-  void aCodecZarrowCannotWriteIsAUsageErrorWhenGiven() throws IOException {
-    Path v2 = dir.resolve("v2");
-    PythonPeer.run(TIMEOUT, "zarr2_stores.py", "write", v2.toString());
-    String blosclz = "{\"name\": \"blosc\", \"configuration\": {\"cname\": \"blosclz\", \"clevel\": 5, \"shuffle\": \"shuffle\","
-        + " \"typesize\": 4, \"blocksize\": 0}}";
-    Cli.Result given = Cli.run("copy", v2, "i4le", dir.resolve("z"), "a", "--codec", blosclz);
-    assertEquals(2, given.exit(), given.toString());
-    assertTrue(given.err().contains("--codec") && given.err().contains("blosclz"), given.err());
-    assertTrue(Files.notExists(dir.resolve("z").resolve("a")), "nothing written");
-    // inside a shard it shows when a chunk is written: the error names the destination, not the temporary node
-    String sharded = "{\"name\": \"sharding_indexed\", \"configuration\": {\"chunk_shape\": [2], \"codecs\": ["
-        + "{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}, " + blosclz + "], \"index_codecs\": ["
-        + "{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}, {\"name\": \"crc32c\"}]}}";
-    Cli.Result inShard = Cli.run("copy", v2, "i4le", dir.resolve("z"), "b", "--codec", sharded);
-    assertEquals(3, inShard.exit(), inShard.toString());
-    assertTrue(inShard.err().contains("copy to b in " + dir.resolve("z")) && inShard.err().contains("blosclz"), inShard.err());
-    assertTrue(!inShard.err().contains("zarrow-tmp"), inShard.err());
   }
 
   private static void assertValuesEqual(JsonNode expected, JsonNode actual, String what) {

@@ -21,6 +21,9 @@ final class V2Codecs {
   /** Object codecs: the serializer of an {@code |O} array. */
   static final Set<String> OBJECT_CODECS = Set.of("vlen-utf8", "vlen-bytes", "vlen-array");
 
+  /** numcodecs' other object codecs, whose encodings (JSON, pickles, MessagePack) zarrow does not read. */
+  static final Set<String> FOREIGN_OBJECT_CODECS = Set.of("json", "json2", "pickle", "msgpack", "msgpack2");
+
   /** Serializers (array->bytes) a v2 chain may hold. */
   static final Set<String> SERIALIZERS = Set.of("bytes", "vlen-utf8", "vlen-bytes", "vlen-array");
 
@@ -108,6 +111,9 @@ final class V2Codecs {
       }
       case "gzip" -> {
         return out.put("id", "gzip").put("level", config.path("level").asInt(1));
+      }
+      case "zlib" -> { // zarrita's name for numcodecs' zlib
+        return out.put("id", "zlib").put("level", config.path("level").asInt(1));
       }
       case "zstd" -> {
         if (config.path("checksum").asBoolean(false)) {

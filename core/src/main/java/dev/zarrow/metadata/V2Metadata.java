@@ -9,7 +9,9 @@ import dev.zarrow.error.UnsupportedExtensionException;
 import dev.zarrow.error.ZarrException;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Zarr v2 metadata ({@code .zarray}, {@code .zgroup}, {@code .zattrs}) converted to and from the v3 model,
@@ -26,6 +28,21 @@ public final class V2Metadata {
   public static final String ZARRAY = ".zarray";
   public static final String ZGROUP = ".zgroup";
   public static final String ZATTRS = ".zattrs";
+
+  /**
+   * The attribute of a Zarr v3 array that keeps the v2 {@code fill_value} it was converted from, when
+   * the v3 fill differs from it ({@code null} for numbers, which v3 has no form for, a bool's {@code 0},
+   * an object array's {@code 0}): {@link #asV2} writes it back, so that a v2 -> v3 -> v2 conversion
+   * keeps the fill as zarr-python 2 wrote it.
+   */
+  public static final String FILL_ATTRIBUTE = "_zarrow_v2_fill_value";
+
+  /**
+   * The extension of a v2 array's model (never written: {@code .zarray} has no extensions) that holds
+   * its {@code fill_value} as written, when the model's fill differs from it: {@code {"must_understand":
+   * false, "value": ...}}. {@link #toZarray} writes the value back.
+   */
+  public static final String FILL_EXTENSION = "zarrow_v2_fill_value";
 
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
@@ -125,6 +142,10 @@ public final class V2Metadata {
         String pointer = "/filters/" + i;
         String id = V2Codecs.id(filters.get(i), pointer);
         NamedConfig codec = V2Codecs.toV3(filters.get(i), dtype.itemSize(), pointer);
+        if (V2Codecs.FOREIGN_OBJECT_CODECS.contains(id)) {
+          throw new UnsupportedExtensionException(pointer + ": object codec " + id + " is not supported (zarrow reads"
+              + " object arrays of vlen-utf8, vlen-bytes and vlen-array)");
+        }
         if (V2Codecs.OBJECT_CODECS.contains(id)) {
           if (dtype.kind() != V2DataTypes.Kind.OBJECT || serializer != null) {
             throw new MetadataException(pointer + ": object codec " + id + " on a "
@@ -177,17 +198,19 @@ public final class V2Metadata {
     }
     ObjectNode grid = F.objectNode();
     grid.set("chunk_shape", chunkShape);
+    JsonNode v2Fill = doc.get("fill_value");
+    JsonNode fill = fill(v2Fill, dtype, serializer.name());
     return new ArrayMetadata(
         shape,
         dataType,
         NamedConfig.of("regular", grid),
         NamedConfig.of("v2", F.objectNode().put("separator", sep)),
-        fill(doc.get("fill_value"), dtype, serializer.name()),
+        fill,
         codecs,
         attributes,
         null,
         null,
-        null,
+        fill.equals(v2Fill) ? null : Map.of(FILL_EXTENSION, fillExtension(v2Fill)),
         2);
   }
 
@@ -251,7 +274,9 @@ public final class V2Metadata {
   /**
    * {@code metadata} to be stored as Zarr v2: format 2, chunk key encoding {@code v2} (a {@code default}
    * encoding becomes {@code v2} keeping its separator, {@code /} unless configured), and an explicit
-   * object codec for {@code string} and {@code bytes}. What v2 cannot express is refused by
+   * object codec for {@code string} and {@code bytes}; the attribute {@link #FILL_ATTRIBUTE} of an array
+   * converted from v2 gives back the fill value's v2 spelling (dimension names become
+   * {@code _ARRAY_DIMENSIONS} when written, {@link #toZattrs}). What v2 cannot express is refused by
    * {@link #toZarray} (checked here).
    */
   public static ArrayMetadata asV2(ArrayMetadata metadata) {
@@ -283,6 +308,15 @@ public final class V2Metadata {
       }
       out = out.withCodecs(codecs);
     }
+    JsonNode v2Fill = out.attributes().get(FILL_ATTRIBUTE);
+    if (v2Fill != null) { // back to the spelling the v3 array was converted from (toZarray checks it stands for the fill)
+      ObjectNode attributes = out.attributes().deepCopy();
+      attributes.remove(FILL_ATTRIBUTE);
+      Map<String, JsonNode> extensions = new LinkedHashMap<>(out.extensions());
+      extensions.put(FILL_EXTENSION, fillExtension(v2Fill));
+      out = new ArrayMetadata(out.shape(), out.dataType(), out.chunkGrid(), out.chunkKeyEncoding(), out.fillValue(),
+          out.codecs(), attributes, out.dimensionNames(), out.storageTransformers(), extensions, 2);
+    }
     toZarray(out);
     return out;
   }
@@ -290,10 +324,56 @@ public final class V2Metadata {
   /**
    * {@code metadata} to be stored as Zarr v3: format 3, the chunk key encoding kept ({@code v2} with its
    * separator, as zarr-python 3's {@code zarr migrate v3} does), so the chunk keys stay the same and a
-   * v2 -> v3 -> v2 round trip keeps the separator.
+   * v2 -> v3 -> v2 round trip keeps the separator. xarray's {@code _ARRAY_DIMENSIONS} attribute becomes
+   * {@code dimension_names}; a fill value whose v2 spelling the v3 form changes (a numeric {@code null},
+   * an object array's {@code 0}) is kept in the attribute {@link #FILL_ATTRIBUTE}, which {@link #asV2}
+   * turns back into that spelling.
    */
   public static ArrayMetadata asV3(ArrayMetadata metadata) {
-    return metadata.withZarrFormat(3);
+    if (metadata.zarrFormat() == 3) {
+      return metadata;
+    }
+    ObjectNode attributes = metadata.attributes().deepCopy();
+    Map<String, JsonNode> extensions = new LinkedHashMap<>(metadata.extensions());
+    JsonNode v2Fill = extensions.remove(FILL_EXTENSION);
+    if (v2Fill != null) {
+      attributes.set(FILL_ATTRIBUTE, v2Fill.get("value").deepCopy());
+    }
+    List<String> names = metadata.dimensionNames();
+    JsonNode dimensions = attributes.get(DIMENSIONS_ATTRIBUTE);
+    if (names == null && isNames(dimensions, metadata.rank())) {
+      names = new ArrayList<>();
+      for (JsonNode n : dimensions) {
+        names.add(n.textValue());
+      }
+      attributes.remove(DIMENSIONS_ATTRIBUTE); // v3 says it in dimension_names
+    }
+    return new ArrayMetadata(metadata.shape(), metadata.dataType(), metadata.chunkGrid(), metadata.chunkKeyEncoding(),
+        metadata.fillValue(), metadata.codecs(), attributes, names, metadata.storageTransformers(), extensions, 3);
+  }
+
+  private static boolean isNames(JsonNode names, int rank) {
+    if (names == null || !names.isArray() || names.size() != rank) {
+      return false;
+    }
+    for (JsonNode n : names) {
+      if (!n.isTextual()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The {@code fill_value} spelling a v2 array's model keeps ({@link #FILL_EXTENSION}), if any. */
+  public static java.util.Optional<JsonNode> keptFill(ArrayMetadata metadata) {
+    JsonNode kept = metadata.extensions().get(FILL_EXTENSION);
+    return kept == null ? java.util.Optional.empty() : java.util.Optional.of(kept.get("value"));
+  }
+
+  private static ObjectNode fillExtension(JsonNode v2Fill) {
+    ObjectNode out = F.objectNode().put("must_understand", false);
+    out.set("value", v2Fill == null ? F.nullNode() : v2Fill.deepCopy());
+    return out;
   }
 
   /**
@@ -362,6 +442,10 @@ public final class V2Metadata {
     out.set("compressor", serializerAt < codecs.size() - 1
         ? V2Codecs.toV2(codecs.get(codecs.size() - 1), "/codecs/" + (codecs.size() - 1)) : F.nullNode());
     JsonNode fill = metadata.fillValue();
+    JsonNode v2Fill = metadata.extensions().get(FILL_EXTENSION);
+    if (v2Fill != null && fill != null && fill.equals(fill(v2Fill.get("value"), V2DataTypes.parse(dtype, "/data_type"), serializer.name()))) {
+      fill = v2Fill.get("value"); // the spelling it was read in, which stands for the same fill
+    }
     out.set("fill_value", fill == null ? F.nullNode() : fill.deepCopy());
     out.put("order", order);
     out.set("filters", filters.isEmpty() ? F.nullNode() : filters);
@@ -390,12 +474,15 @@ public final class V2Metadata {
         + " is neither C nor F order, which is all Zarr v2 can express");
   }
 
+  /** xarray's attribute of a v2 array's dimension names ({@code dimension_names} in v3). */
+  public static final String DIMENSIONS_ATTRIBUTE = "_ARRAY_DIMENSIONS";
+
   /** The {@code .zattrs} of the attributes; with dimension names as xarray's {@code _ARRAY_DIMENSIONS}. */
   public static ObjectNode toZattrs(ArrayMetadata metadata) {
     ObjectNode out = metadata.attributes().deepCopy();
-    if (metadata.dimensionNames() != null && !out.has("_ARRAY_DIMENSIONS")
+    if (metadata.dimensionNames() != null && !out.has(DIMENSIONS_ATTRIBUTE)
         && metadata.dimensionNames().stream().allMatch(n -> n != null)) {
-      ArrayNode names = out.putArray("_ARRAY_DIMENSIONS");
+      ArrayNode names = out.putArray(DIMENSIONS_ATTRIBUTE);
       metadata.dimensionNames().forEach(names::add);
     }
     return out;

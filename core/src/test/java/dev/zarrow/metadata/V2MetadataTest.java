@@ -242,6 +242,78 @@ class V2MetadataTest {
     assertNull(back.storageTransformers());
   }
 
+  /**
+   * Issue 27: every fill spelling zarr-python 2 writes comes back as written, v2 -> v2 and v2 -> v3 -> v2;
+   * where the v3 form changes it (null, which v3 has no form for; a bool's 0; an object array's 0), the v3
+   * array keeps it in the attribute _zarrow_v2_fill_value, which goes when it is v2 again.
+   */
+  @ParameterizedTest
+  @CsvSource(delimiter = ';', value = {
+      "\"<i2\"; null; 0; ",
+      "\"<f8\"; null; 0.0; ",
+      "\"|b1\"; 0; false; ",
+      "\"|b1\"; true; true; ",
+      "\"<f4\"; \"NaN\"; \"NaN\"; ",
+      "\">f8\"; \"-Infinity\"; \"-Infinity\"; ",
+      "\"<u8\"; 18446744073709551615; 18446744073709551615; ",
+      "\"|S3\"; null; \"AAAA\"; ",
+      "\"<U2\"; null; \"\"; ",
+      "\"|O\"; 0; \"\"; [{\"id\": \"vlen-utf8\"}]",
+      "\"|O\"; null; \"\"; [{\"id\": \"vlen-bytes\"}]",
+      "\"|O\"; 0; null; [{\"id\": \"vlen-array\", \"dtype\": \"<i4\"}]",
+      "\"|O\"; \"-\"; \"-\"; [{\"id\": \"vlen-utf8\"}]",
+  })
+  void everyFillSpellingSurvivesV2ToV3AndBack(String dtype, String v2Fill, String v3Fill, String filters) {
+    ObjectNode doc = zarray(dtype, "");
+    if (filters != null) {
+      doc.set("filters", Json.parse(filters, "filters"));
+    }
+    doc.set("fill_value", Json.parse(v2Fill, "fill"));
+    ArrayMetadata v2 = parse(doc);
+    assertEquals(Json.parse(v3Fill, "fill"), v2.fillValue(), "the fill zarrow reads with");
+    assertEquals(Json.parse(v2Fill, "fill"), V2Metadata.toZarray(v2).get("fill_value"), "v2 -> v2");
+    ArrayMetadata v3 = ArrayMetadata.parse(V2Metadata.asV3(v2).toJson(), "zarr.json");
+    assertEquals(Json.parse(v3Fill, "fill"), v3.fillValue());
+    boolean changed = !v2Fill.equals(v3Fill);
+    assertEquals(changed ? Json.parse("{\"" + V2Metadata.FILL_ATTRIBUTE + "\": " + v2Fill + "}", "a") : Json.parse("{}", "a"),
+        v3.attributes(), "what the v3 array keeps of its v2 fill");
+    ArrayMetadata back = V2Metadata.asV2(v3);
+    assertEquals(Json.parse(v2Fill, "fill"), V2Metadata.toZarray(back).get("fill_value"), "v2 -> v3 -> v2");
+    assertEquals(Json.parse("{}", "a"), V2Metadata.toZattrs(back), "the attribute is not left in v2");
+  }
+
+  @Test
+  void aFillChangedInV3IsWrittenAsItIsNow() {
+    ObjectNode doc = zarray("\"<i2\"", "");
+    doc.putNull("fill_value");
+    ArrayMetadata v3 = V2Metadata.asV3(parse(doc)).withFillValue(Json.parse("7", "f"));
+    assertEquals(Json.parse("7", "f"), V2Metadata.toZarray(V2Metadata.asV2(v3)).get("fill_value"),
+        "the kept spelling stands for 0, not 7: dropped");
+  }
+
+  @Test
+  void dimensionNamesMoveBetweenArrayDimensionsAndDimensionNames() {
+    ArrayMetadata v2 = V2Metadata.parseArray(zarray("\"<i2\"", ""),
+        Json.parse("{\"_ARRAY_DIMENSIONS\": [\"y\", \"x\"], \"units\": \"m\"}", "a"), ".zarray");
+    ArrayMetadata v3 = V2Metadata.asV3(v2);
+    assertEquals(List.of("y", "x"), v3.dimensionNames());
+    assertEquals(Json.parse("{\"units\": \"m\"}", "a"), v3.attributes(), "_ARRAY_DIMENSIONS does not stay behind in v3");
+    assertEquals(Json.parse("{\"units\": \"m\", \"_ARRAY_DIMENSIONS\": [\"y\", \"x\"]}", "a"),
+        V2Metadata.toZattrs(V2Metadata.asV2(v3)));
+    ArrayMetadata odd = V2Metadata.asV3(V2Metadata.parseArray(zarray("\"<i2\"", ""),
+        Json.parse("{\"_ARRAY_DIMENSIONS\": [\"y\"]}", "a"), ".zarray"));
+    assertNull(odd.dimensionNames(), "names that do not fit the rank stay an attribute");
+  }
+
+  @ParameterizedTest
+  @CsvSource({"json2", "pickle", "msgpack2"})
+  void anObjectCodecZarrowDoesNotKnowIsRefusedByName(String id) {
+    ObjectNode doc = zarray("\"|O\"", "");
+    doc.set("filters", Json.parse("[{\"id\": \"" + id + "\"}]", "filters"));
+    UnsupportedExtensionException e = assertThrows(UnsupportedExtensionException.class, () -> parse(doc));
+    assertTrue(e.getMessage().contains("object codec " + id) && e.getMessage().contains("/filters/0"), e.getMessage());
+  }
+
   @ParameterizedTest
   @CsvSource({".", "/"})
   void theSeparatorSurvivesV2ToV3AndBack(String separator) {

@@ -17,8 +17,8 @@ import java.util.concurrent.Executor;
 
 /**
  * {@code blosc}: chunks in the Blosc 1 container (c-blosc 1.x, header version 2), decoded and encoded in
- * Java. Reads chunks compressed with blosclz, lz4, lz4hc, zlib and zstd, whatever the configuration says
- * (the chunk's header decides, typesize included); writes with lz4, lz4hc, zlib and zstd.
+ * Java. Reads and writes chunks compressed with blosclz, lz4, lz4hc, zlib and zstd (reading, whatever the
+ * configuration says: the chunk's header decides, typesize included).
  *
  * <p>Spec: zarr-specs v3 codecs/blosc. Configuration, as zarr-python writes it:
  *

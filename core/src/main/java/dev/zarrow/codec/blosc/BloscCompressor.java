@@ -43,7 +43,7 @@ public enum BloscCompressor {
 
   /** True for the compressors zarrow can encode with. */
   public boolean encodable() {
-    return this == LZ4 || this == LZ4HC || this == ZLIB || this == ZSTD;
+    return this != SNAPPY;
   }
 
   /** The compressor named {@code cname} (case-sensitive, as c-blosc), if it is one. */

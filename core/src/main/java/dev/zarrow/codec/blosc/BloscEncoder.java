@@ -12,7 +12,7 @@ import org.apache.arrow.memory.util.MemoryUtil;
  * them, streams that do not compress stored as they are, and the whole chunk copied after the header
  * (memcpyed) when it is small, at level 0, or does not compress.
  *
- * @param compressor lz4, lz4hc, zlib or zstd
+ * @param compressor blosclz, lz4, lz4hc, zlib or zstd
  * @param clevel 0 (copy) to 9
  * @param typesize the element size the shuffle works on (1 or more; over 255 is treated as 1, as c-blosc does)
  * @param blocksize the block size, or 0 for c-blosc's choice
@@ -124,7 +124,8 @@ public record BloscEncoder(BloscCompressor compressor, int clevel, BloscShuffle 
       if (maxout <= 0) {
         return 0;
       }
-      int cbytes = streams.encode(block, blockAt + k * neblock, neblock, out, ntbytes, maxout);
+      int cbytes = streams.encode(block, blockAt + k * neblock, neblock, out, ntbytes, maxout,
+          (h.flags() & BloscHeader.DONT_SPLIT) == 0);
       if (cbytes == 0 || cbytes >= neblock) {
         if (ntbytes + neblock > max) {
           return 0;

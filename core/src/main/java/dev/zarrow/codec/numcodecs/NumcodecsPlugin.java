@@ -14,7 +14,7 @@ public final class NumcodecsPlugin implements ZarrPlugin {
     return List.of(
         new ZlibCodec.Factory(), new Lz4Codec.Factory(), new Bz2Codec.Factory(), new ShuffleCodec.Factory(),
         new DeltaCodec.Factory(), new FixedScaleOffsetCodec.Factory(), new QuantizeCodec.Factory(),
-        new AsTypeCodec.Factory(), new VlenArrayCodec.Factory(),
+        new AsTypeCodec.Factory(), new BitRoundCodec.Factory(), new VlenArrayCodec.Factory(),
         AliasCodec.gzip(), AliasCodec.zstd(), AliasCodec.blosc());
   }
 }

@@ -16,22 +16,29 @@ import java.util.zip.Inflater;
 /**
  * {@code numcodecs.zlib}: numcodecs' {@code Zlib}, a zlib stream (RFC 1950: deflate with a two-byte
  * header and an Adler-32 trailer) as Python's {@code zlib.compress} writes it, with the JDK's zlib.
- * Configuration: {@code {"level": 0..9}} (numcodecs' default 1; -1 is zlib's default level).
+ * Configuration: {@code {"level": 0..9}} (numcodecs' default 1; -1 is zlib's default level). Also read
+ * under zarrita's name {@code zlib} (the same stream and configuration; <a
+ * href="https://github.com/manzt/zarrita.js">zarrita.js</a> writes {@code {"name": "zlib", "configuration":
+ * {"level": 1}}}), whose metadata keeps that name.
  */
 final class ZlibCodec implements BytesToBytesCodec {
   static final String NAME = "numcodecs.zlib";
+  /** zarrita's name for the same codec. */
+  static final String ZARRITA_NAME = "zlib";
   /** Deflate's largest expansion is 1032:1; 1040 leaves room for the header and trailer. */
   private static final long MAX_RATIO = 1040;
 
+  private final String name;
   private final int level;
 
-  ZlibCodec(int level) {
+  ZlibCodec(String name, int level) {
+    this.name = name;
     this.level = level;
   }
 
   @Override
   public NamedConfig toMetadata() {
-    return NamedConfig.of(NAME, JsonNodeFactory.instance.objectNode().put("level", level));
+    return NamedConfig.of(name, JsonNodeFactory.instance.objectNode().put("level", level));
   }
 
   @Override
@@ -99,16 +106,16 @@ final class ZlibCodec implements BytesToBytesCodec {
     }
   }
 
-  /** Makes {@code numcodecs.zlib} codecs. */
+  /** Makes {@code numcodecs.zlib} codecs, and {@code zlib} ones (zarrita's name). */
   static final class Factory implements CodecFactory {
     @Override
     public List<String> names() {
-      return List.of(NAME);
+      return List.of(NAME, ZARRITA_NAME);
     }
 
     @Override
     public ZlibCodec create(NamedConfig metadata, CodecContext context) {
-      return new ZlibCodec(Configs.integer(metadata, "level", 1, -1, 9));
+      return new ZlibCodec(metadata.name(), Configs.integer(metadata, "level", 1, -1, 9));
     }
   }
 }

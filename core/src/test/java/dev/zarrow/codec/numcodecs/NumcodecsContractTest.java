@@ -297,6 +297,24 @@ class NumcodecsContractTest {
   }
 
   @Nested
+  class BitRound extends Grid {
+    @Override
+    double step() {
+      return 0.25; // small multiples of 1/4 need at most 7 mantissa bits: bit rounding keeps them
+    }
+
+    @Override
+    protected Codec codec() {
+      return NumcodecsContractTest.codec("numcodecs.bitround", "keepbits", 7);
+    }
+
+    @Override
+    protected List<ChunkSpec> supportedSpecs() {
+      return specs(FixedType.FLOAT16, FixedType.FLOAT32, FixedType.FLOAT64);
+    }
+  }
+
+  @Nested
   class AsTypeWidening extends CodecContract {
     @Override
     protected Codec codec() {

@@ -139,7 +139,17 @@ class NumcodecsPeerTest {
         new Filter(config("astype", "encode_dtype", "<i4", "decode_dtype", "<f8"), "<f8", 1e6, false),
         new Filter(config("astype", "encode_dtype", "<f8", "decode_dtype", "<i4"), "<i4", 4e9, true),
         new Filter(config("astype", "encode_dtype", "|u1", "decode_dtype", "<i8"), "<i8", 1e4, true),
-        new Filter(config("astype", "encode_dtype", "<f8", "decode_dtype", "<u8"), "<u8", 1.8e19, true));
+        new Filter(config("astype", "encode_dtype", "<f8", "decode_dtype", "<u8"), "<u8", 1.8e19, true),
+        // issue 27: bitround, every float width, from no mantissa bit kept to all of them
+        new Filter(config("bitround", "keepbits", 0), "<f4", 1e3, false),
+        new Filter(config("bitround", "keepbits", 7), "<f4", 1e3, false),
+        new Filter(config("bitround", "keepbits", 22), "<f4", 1e6, false),
+        new Filter(config("bitround", "keepbits", 23), "<f4", 1e3, false),
+        new Filter(config("bitround", "keepbits", 3), "<f2", 100, false),
+        new Filter(config("bitround", "keepbits", 9), "<f2", 100, false),
+        new Filter(config("bitround", "keepbits", 1), "<f8", 1e300, false),
+        new Filter(config("bitround", "keepbits", 30), "<f8", 1e3, false),
+        new Filter(config("bitround", "keepbits", 51), "<f8", 1e-300, false));
     for (Filter f : filters) {
       for (int n : new int[] {1, 7, 5000}) {
         cases.add(new Case("a" + cases.size(), "array", f.config, f.dtype, raw(values(random, n, f.scale, f.integers), f.dtype, allocator), null));
