@@ -5,6 +5,8 @@ makes of each: Dataset.to_dataframe().reset_index().
                                     {"datasets": {name: TABLE}}
   xarray_datasets.py frame STORE [VARIABLE...]
                                     prints the TABLE of the dataset at STORE (of those data variables)
+  xarray_datasets.py groupmean STORE DIM VARIABLE
+                                    prints {"means": [[dim value, mean of VARIABLE (float64)], ...]}
   xarray_datasets.py big DIR TIMES  a reanalysis-like grid (TIMES x 181 x 360... see big()) for the
                                     benchmark and the bounded-memory test; prints {"rows": N}
   xarray_datasets.py time STORE     reads STORE with open_zarr(...).to_dataframe() in this fresh process;
@@ -235,6 +237,12 @@ def main():
         ds = open_dataset(sys.argv[2])
         names = sys.argv[3:]
         print(json.dumps(table(ds[names] if names else ds)))
+    elif command == "groupmean":
+        # SELECT DIM, avg(VARIABLE) ... GROUP BY DIM over xarray's table, NaN skipped as SQL skips null
+        df = open_dataset(sys.argv[2]).to_dataframe().reset_index()
+        dim, variable = sys.argv[3], sys.argv[4]
+        means = df.groupby(dim)[variable].apply(lambda s: s.astype("float64").mean())
+        print(json.dumps({"means": [[float(k), float(v)] for k, v in means.items()]}))
     elif command == "big":
         print(json.dumps(big(sys.argv[2], sys.argv[3])))
     elif command == "time":

@@ -1,5 +1,7 @@
 package dev.zarrow.cli;
 
+import dev.zarrow.dataset.Dataset;
+import dev.zarrow.dataset.DatasetOptions;
 import dev.zarrow.table.ArrayReader;
 import dev.zarrow.table.TableReader;
 import dev.zarrow.error.NoSuchNodeException;
@@ -30,7 +32,9 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code zarrow export STORE PATH OUT [--batch-rows N] [--column NAME]...}: a group table (see {@link
  * dev.zarrow.table.TableReader}; only a group that claims a table, unless {@code --aligned-arrays}) or
- * a single array ({@link dev.zarrow.table.ArrayReader}) as an Arrow IPC stream, written to OUT ({@code -}
+ * a single array ({@link dev.zarrow.table.ArrayReader}); with {@code --dataset [--variable NAME]...
+ * [--raw]} a gridded dataset (xarray's group) as the table of its grid ({@link
+ * dev.zarrow.dataset.DatasetTable}, a batch per chunk of the grid); as an Arrow IPC stream, written to OUT ({@code -}
  * for stdout) through a temporary file beside it ({@code .OUT.*.part}, made like any new file, under
  * the umask), renamed into place once complete. The temporary file is removed when the export fails
  * and when the process is stopped by SIGINT or SIGTERM (a shutdown hook), so OUT is whole or untouched.
@@ -41,7 +45,8 @@ import picocli.CommandLine.Parameters;
     description = {
       "Write a group table or a single array as an Arrow IPC stream, restoring the table's original schema"
           + " (names, types, nullability, metadata, dictionaries). A rank >= 2 array becomes rows of"
-          + " arrow.fixed_shape_tensor. OUT '-' is stdout."
+          + " arrow.fixed_shape_tensor. With --dataset, a gridded dataset (an xarray group; PATH '' or / is the root)"
+          + " as one row per grid cell: a column per dimension, coordinate and variable, CF-decoded. OUT '-' is stdout."
     })
 final class ExportCommand extends ZarrowCommand {
   @Parameters(index = "0", paramLabel = "STORE", description = "The store: a directory, http(s)://, s3://BUCKET/PREFIX, a .zip archive or memory:.")
@@ -63,8 +68,26 @@ final class ExportCommand extends ZarrowCommand {
       + " written by another tool) as the table of its aligned child arrays.")
   boolean alignedArrays;
 
+  @Option(names = "--dataset", description = "Export PATH, a group written by xarray (arrays with dimension names), as"
+      + " the table xarray's to_dataframe().reset_index() gives, chunk by chunk over the grid.")
+  boolean dataset;
+
+  @Option(names = "--variable", paramLabel = "NAME", description = "With --dataset: export this data variable (repeat;"
+      + " default: all). The table's grid is the union of their dimensions.")
+  List<String> variables;
+
+  @Option(names = "--raw", description = "With --dataset: the stored values, without CF decoding (no masking, scaling,"
+      + " times or booleans).")
+  boolean raw;
+
   @Override
   public Integer call() throws IOException {
+    if (!dataset && (variables != null || raw)) {
+      throw usage("--variable and --raw apply to --dataset");
+    }
+    if (dataset && (batchRows != 0 || alignedArrays)) {
+      throw usage("--dataset exports a batch per chunk of the grid: --batch-rows and --aligned-arrays do not apply");
+    }
     if (batchRows < 0) {
       throw usage("--batch-rows must be 0 or more, not " + batchRows);
     }
@@ -78,16 +101,21 @@ final class ExportCommand extends ZarrowCommand {
     }
     try (Store store = openExisting(storeDir); BufferAllocator allocator = new RootAllocator()) {
       ZarrNode node = Zarr.open(store, nodePath, options());
+      if (dataset && !(node instanceof ZarrGroup)) {
+        throw usage("--dataset exports a group; '" + nodePath + "' is an array");
+      }
       if (columns != null && !(node instanceof ZarrGroup)) {
         throw usage("--column applies to group tables; '" + nodePath + "' is an array");
       }
-      if (node instanceof ZarrGroup g && !alignedArrays && !TableReader.holdsTable(g)) {
+      if (node instanceof ZarrGroup g && !dataset && !alignedArrays && !TableReader.holdsTable(g)) {
         throw new NoSuchNodeException("export: '" + nodePath + "' in " + storeDir + " is a group that holds no table (no "
             + "zarrow_table attribute: not written as a table, or an import that did not finish); --aligned-arrays exports"
             + " its aligned child arrays anyway");
       }
-      String what = (node instanceof ZarrGroup ? "table '" : "array '") + nodePath + "'";
-      try (ArrowReader reader = node instanceof ZarrGroup g
+      String what = (dataset ? "dataset '" : node instanceof ZarrGroup ? "table '" : "array '") + nodePath + "'";
+      try (ArrowReader reader = dataset
+          ? Dataset.open((ZarrGroup) node).table(new DatasetOptions(variables, columns, raw)).reader(allocator)
+          : node instanceof ZarrGroup g
           ? (alignedArrays ? TableReader.ofAlignedArrays(g, allocator, columns, batchRows) : TableReader.of(g, allocator, columns, batchRows))
           : ArrayReader.of((ZarrArray) node, allocator, batchRows)) {
         if (target == null) {

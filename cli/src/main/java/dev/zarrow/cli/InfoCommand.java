@@ -19,7 +19,8 @@ import picocli.CommandLine.Parameters;
  * "zarr_format", "grid_chunks", "stored_chunks", "stored_bytes", "ignored_keys"}}} (for a sharded array
  * {@code grid_shards}, {@code stored_shards} and {@code grid_chunks}: {@link #putCounts}; bytes of chunks only; ignored
  * keys are keys under the array that are not chunks of its grid). For a group: {@code {"path",
- * "node_type", "metadata", "summary": {"zarr_format", "children", "stored_keys", "stored_bytes"}}} (every key below it).
+ * "node_type", "metadata", "summary": {"zarr_format", "children", "stored_keys", "stored_bytes"}}} (every key below it),
+ * and {@code summary.dataset} when the group is a gridded dataset ({@link DatasetSummary}).
  */
 @Command(name = "info", description = "Print a node's metadata and a summary of what is stored, as JSON.")
 final class InfoCommand extends ZarrowCommand {
@@ -67,6 +68,7 @@ final class InfoCommand extends ZarrowCommand {
       }
       summary.put("stored_keys", count);
       summary.put("stored_bytes", bytes);
+      DatasetSummary.of(group).ifPresent(d -> summary.set("dataset", d));
     }
     out.set("summary", summary);
     return out;

@@ -24,6 +24,9 @@ import picocli.CommandLine.Parameters;
  * its data type, shape, chunk (and shard) shape, codecs in {@code --codec} grammar, and what is stored
  * (chunks, or for a sharded array shards: {@code grid_shards}, {@code stored_shards}, and the inner
  * chunks of its grid, {@code grid_chunks}).
+ * A group that is a gridded dataset (xarray's arrays with dimension names) is listed as {@code dataset}
+ * with its dimensions, data variables and coordinates ({@code "dataset"} in the JSON, see {@link
+ * DatasetSummary}).
  * With {@code --json}, an array of objects instead. Nodes that cannot be read are left out of the
  * tree (kept with their {@code error} in the JSON) and named on stderr as {@code zarrow: PATH: reason},
  * and make the exit code 3 once everything else is listed.
@@ -97,6 +100,7 @@ final class LsCommand extends ZarrowCommand {
       return;
     }
     node.put("node_type", "group");
+    DatasetSummary.of((ZarrGroup) opened).ifPresent(d -> node.set("dataset", d));
     rows.add(new Row(depth, name, node));
     List<String> children;
     try {
@@ -144,6 +148,8 @@ final class LsCommand extends ZarrowCommand {
       String name = indent + r.name() + (group && !r.name().equals("/") ? "/" : "");
       if (n.has("error")) {
         continue; // on stderr
+      } else if (group && n.has("dataset")) {
+        cells.add(new String[] {name, "dataset", DatasetSummary.line((ObjectNode) n.get("dataset"))});
       } else if (group) {
         cells.add(new String[] {name, "group"});
       } else {

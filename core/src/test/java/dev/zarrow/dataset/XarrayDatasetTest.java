@@ -38,7 +38,7 @@ class XarrayDatasetTest {
 
   @BeforeAll
   static void write() throws Exception {
-    PythonPeer.assumeAvailable();
+    PythonPeer.assumeXarray();
     tables = PythonPeer.run(Duration.ofMinutes(3), "xarray_datasets.py", "write", dir.toString()).get("datasets");
     for (String name : List.of("reanalysis", "stations", "curvilinear", "odd")) {
       Path v3 = dir.resolve(name + "-v3.zarr");

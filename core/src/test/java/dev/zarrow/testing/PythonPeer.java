@@ -51,6 +51,21 @@ public final class PythonPeer {
     return unavailable;
   }
 
+  /** As {@link #assumeAvailable}, and xarray too ({@code python3-xarray}: the gridded dataset tests). */
+  public static void assumeXarray() {
+    assumeAvailable();
+    Result r = exec(List.of(python(), "-c", "import xarray, pandas"), Duration.ofMinutes(1));
+    if (r.exitCode == 0) {
+      return;
+    }
+    String reason = python() + " cannot import xarray (apt-get install python3-xarray): " + r.stderr.strip();
+    if ("true".equals(System.getenv("CI"))) {
+      throw new AssertionFailedError("the Python peer is required on CI (CI=true) but unavailable: " + reason);
+    }
+    System.err.println("SKIPPED cross-implementation test: " + reason);
+    Assumptions.abort("SKIPPED cross-implementation test: " + reason);
+  }
+
   private static String python() {
     return Files.isExecutable(Path.of("/usr/bin/python3")) ? "/usr/bin/python3" : "python3";
   }

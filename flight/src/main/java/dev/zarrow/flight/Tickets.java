@@ -8,9 +8,10 @@ import java.nio.charset.StandardCharsets;
 import org.apache.arrow.flight.Ticket;
 
 /**
- * Tickets: rows of a node, named by the store-relative node path, so that any server over the same
- * store redeems them. Opaque to clients; the bytes are the JSON object {@code
- * {"zarrow_ticket":1,"path":P,"from":A,"to":B}}.
+ * Tickets: rows of a node, or chunks of a dataset's grid, named by the store-relative node path, so
+ * that any server over the same store redeems them. Opaque to clients; the bytes are the JSON object
+ * {@code {"zarrow_ticket":1,"path":P,"from":A,"to":B}}, with {@code "unit":"grid_chunks"} when A and B
+ * are linear (C order) chunk indices of a dataset's grid ({@link dev.zarrow.dataset.DatasetTable}).
  */
 final class Tickets {
   private static final String KIND = "zarrow_ticket";
@@ -18,20 +19,29 @@ final class Tickets {
 
   private Tickets() {}
 
-  /** What a ticket names: rows {@code [from, to)} of the node at {@code path}. */
-  record Rows(String path, long from, long to) {
+  private static final String GRID_CHUNKS = "grid_chunks";
+
+  /** What a ticket names: rows {@code [from, to)} of the node at {@code path}, or grid chunks of a dataset. */
+  record Rows(String path, long from, long to, boolean gridChunks) {
     @Override
     public String toString() {
-      return "'" + path + "' rows [" + from + ", " + to + ")";
+      return "'" + path + "' " + (gridChunks ? "grid chunks" : "rows") + " [" + from + ", " + to + ")";
     }
   }
 
   static Ticket of(String path, long from, long to) {
+    return of(path, from, to, false);
+  }
+
+  static Ticket of(String path, long from, long to, boolean gridChunks) {
     ObjectNode json = Json.MAPPER.createObjectNode();
     json.put(KIND, VERSION);
     json.put("path", path);
     json.put("from", from);
     json.put("to", to);
+    if (gridChunks) {
+      json.put("unit", GRID_CHUNKS);
+    }
     return new Ticket(json.toString().getBytes(StandardCharsets.UTF_8));
   }
 
@@ -52,6 +62,10 @@ final class Tickets {
     if (from < 0 || to < from) {
       throw FlightErrors.invalid("ticket: rows [" + from + ", " + to + ") are not a range of rows");
     }
-    return new Rows(json.get("path").textValue(), from, to);
+    JsonNode unit = json.get("unit");
+    if (unit != null && !GRID_CHUNKS.equals(unit.asText())) {
+      throw FlightErrors.invalid("ticket: unknown unit " + unit);
+    }
+    return new Rows(json.get("path").textValue(), from, to, unit != null);
   }
 }

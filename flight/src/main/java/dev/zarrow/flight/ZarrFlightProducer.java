@@ -14,6 +14,8 @@ import dev.zarrow.store.WritableStore;
 import dev.zarrow.table.ArrayReader;
 import dev.zarrow.table.TableLayout;
 import dev.zarrow.table.TableOptions;
+import dev.zarrow.dataset.Dataset;
+import dev.zarrow.dataset.DatasetTable;
 import dev.zarrow.table.TableReader;
 import dev.zarrow.table.TableWriter;
 import io.grpc.Status;
@@ -60,8 +62,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *       order ({@code ordered} is set). Each endpoint has an opaque ticket that any server over the same
  *       store redeems, and the advertised {@link #setLocations locations}. Concatenating {@code DoGet}
  *       of every endpoint in order gives exactly the rows of {@code zarrow export}.
- *   <li><b>ListFlights</b>: one FlightInfo per array and per group table (a group that claims one,
- *       {@link TableReader#holdsTable}), at and below the node path
+ *   <li><b>Datasets</b>: a group that holds no table but is a gridded dataset ({@link Dataset}, xarray's
+ *       arrays with dimension names) is the flight of its table ({@link DatasetTable}, every data
+ *       variable, CF-decoded: what {@code zarrow export --dataset} writes), with one endpoint per chunk
+ *       of the grid (several chunks each past {@link #MAX_ENDPOINTS}), in the table's chunk order.
+ *   <li><b>ListFlights</b>: one FlightInfo per array, per group table (a group that claims one,
+ *       {@link TableReader#holdsTable}) and per dataset, at and below the node path
  *       the criteria spell in UTF-8 (empty: the whole store). A table's column arrays are arrays too.
  *   <li><b>DoGet</b> streams the ticket's rows, decoding ahead in parallel, at the pace the client
  *       reads (backpressure: at most the reader's read-ahead is decoded ahead of the network). A
@@ -172,7 +178,7 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
       return;
     }
     ZarrGroup group = (ZarrGroup) node;
-    if (isTable(group)) {
+    if (isTable(group) || isDataset(group)) {
       listener.onNext(info(group));
     }
     for (ZarrNode child : group.children().all().values()) {
@@ -185,12 +191,33 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
     return TableReader.holdsTable(group);
   }
 
+  /** A group that holds no table and is a gridded dataset. */
+  private static boolean isDataset(ZarrGroup group) {
+    return !isTable(group) && Dataset.isDataset(group);
+  }
+
+  /** The table of every data variable of a dataset group. */
+  private static DatasetTable datasetTable(ZarrGroup group) {
+    return Dataset.open(group).table();
+  }
+
   /**
    * The node's schema, rows and one endpoint per chunk (shard) row range along dimension 0, in row
    * order; past {@link #MAX_ENDPOINTS} chunks, each endpoint takes several whole chunks, so that a huge
-   * grid never makes a huge list.
+   * grid never makes a huge list. A dataset: one endpoint per chunk range of its grid.
    */
   private FlightInfo info(ZarrNode node) {
+    if (node instanceof ZarrGroup g && isDataset(g)) {
+      DatasetTable table = datasetTable(g);
+      Location[] where = locations.toArray(Location[]::new);
+      List<FlightEndpoint> endpoints = new ArrayList<>();
+      long chunks = table.chunkCount();
+      long step = endpointRows(chunks, 1);
+      for (long from = 0; from < chunks; from += Math.min(step, chunks - from)) {
+        endpoints.add(new FlightEndpoint(Tickets.of(node.path(), from, from + Math.min(step, chunks - from), true), where));
+      }
+      return new FlightInfo(table.schema(), FlightDescriptor.path(node.path()), endpoints, -1, table.rows(), true, IpcOption.DEFAULT);
+    }
     Shape shape = shape(node);
     Location[] where = locations.toArray(Location[]::new);
     List<FlightEndpoint> endpoints = new ArrayList<>();
@@ -236,7 +263,7 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
   }
 
   private Schema schema(ZarrNode node) {
-    return shape(node).schema();
+    return node instanceof ZarrGroup g && isDataset(g) ? datasetTable(g).schema() : shape(node).schema();
   }
 
   /** A reader of rows {@code [from, to)} of {@code node}; the caller closes it. */
@@ -265,6 +292,20 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
   private void stream(ZarrNode node, Tickets.Rows rows, ServerStreamListener listener, BackpressureStrategy backpressure)
       throws Exception {
     String name = "DoGet " + rows;
+    if (rows.gridChunks()) {
+      if (!(node instanceof ZarrGroup g && isDataset(g))) {
+        throw FlightErrors.invalid("ticket: '" + rows.path() + "' is no dataset");
+      }
+      DatasetTable table = datasetTable(g);
+      if (rows.to() > table.chunkCount()) {
+        throw FlightErrors.invalid("ticket: " + rows + " are not chunks of the grid's " + table.chunkCount());
+      }
+      try (BufferAllocator memory = allocator.newChildAllocator(name, 0, Long.MAX_VALUE);
+          ArrowReader reader = table.reader(memory, rows.from(), rows.to())) {
+        send(reader, listener, backpressure);
+      }
+      return;
+    }
     boolean dictionaries = schema(node).getFields().stream().anyMatch(ZarrFlightProducer::hasDictionary);
     // Dictionaries go out once, with the schema: one batch carries them all (batches are cut at
     // multiples of the step, so a step of the range's end cuts none).
@@ -289,6 +330,20 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
       }
       listener.completed();
     }
+  }
+
+  /** Sends every batch of {@code reader} at the client's pace, then completes. */
+  private static void send(ArrowReader reader, ServerStreamListener listener, BackpressureStrategy backpressure) throws Exception {
+    VectorSchemaRoot root = reader.getVectorSchemaRoot();
+    listener.setUseZeroCopy(false);
+    listener.start(root, reader);
+    while (reader.loadNextBatch()) {
+      if (backpressure.waitForListener(0) != BackpressureStrategy.WaitResult.READY) {
+        return; // cancelled: the client went away
+      }
+      listener.putNext();
+    }
+    listener.completed();
   }
 
   /** The rows of an inner chunk of the node's (first column's) shards; 0 (a chunk's rows) when unsharded. */
