@@ -50,7 +50,7 @@ class ZarrDatasetSparkTest {
 
   @BeforeAll
   static void start() {
-    PythonPeer.assumeAvailable();
+    PythonPeer.assumeXarray();
     tables = PythonPeer.run(Duration.ofMinutes(3), "xarray_datasets.py", "write", dir.toString()).get("datasets");
     month = PythonPeer.run(Duration.ofMinutes(3), "xarray_month.py", "write", dir.resolve("month.zarr").toString());
     spark = Sessions.local();
