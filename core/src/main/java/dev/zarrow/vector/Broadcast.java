@@ -69,14 +69,14 @@ public final class Broadcast {
       });
       return Gather.gather(field, runs, allocator);
     }
-    FieldVector out = field.createVector(allocator);
-    try {
-      Regions.allocateFlat(out, (int) count);
+    // Unzeroed memory (every byte is written below), as ZarrArray's whole reads: no zeroing pass and
+    // fewer page faults than the pool's fresh buffers of this size.
+    try (ArrowBuf to = dev.zarrow.memory.Buffers.allocateUninitialized(allocator, count * width);
+        ArrowBuf toBits = dev.zarrow.memory.Buffers.allocateUninitialized(allocator, (count + 7) / 8)) {
+      toBits.setOne(0, toBits.capacity());
       ArrowBuf from = Regions.flatData(source);
-      ArrowBuf to = Regions.flatData(out);
       boolean nulls = source.getNullCount() > 0;
       ArrowBuf fromBits = source.getValidityBuffer();
-      ArrowBuf toBits = out.getValidityBuffer();
       plan.walk(0, 0, 0, new Runs() {
         @Override
         public void fill(long dst, long src, long n) {
@@ -122,11 +122,15 @@ public final class Broadcast {
           }
         }
       });
-      out.setValueCount((int) count);
-      return out;
-    } catch (RuntimeException e) {
-      out.close();
-      throw e;
+      int nullCount = nulls ? org.apache.arrow.vector.BitVectorHelper.getNullCount(toBits, (int) count) : 0;
+      FieldVector out = field.createVector(allocator);
+      try {
+        out.loadFieldBuffers(new org.apache.arrow.vector.ipc.message.ArrowFieldNode(count, nullCount), List.of(toBits, to));
+        return out;
+      } catch (RuntimeException e) {
+        out.close();
+        throw e;
+      }
     }
   }
 
