@@ -132,6 +132,17 @@ public final class Stores {
     return new MemoryStore();
   }
 
+  /**
+   * The schemes {@link #open} answers: {@code file}, {@code memory} and those of every {@link
+   * StoreProvider} found (an engine routes these locations to zarrow rather than to its own file systems).
+   */
+  public static Set<String> schemes() {
+    Set<String> out = new TreeSet<>(providers().keySet());
+    out.add("file");
+    out.add("memory");
+    return out;
+  }
+
   private static StoreProvider provider(String scheme, String location) {
     Map<String, StoreProvider> providers = providers();
     StoreProvider provider = providers.get(scheme);

@@ -13,7 +13,6 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 
@@ -24,7 +23,8 @@ import org.apache.hadoop.conf.Configuration;
  * <ul>
  *   <li>a path or {@code file:} URL: zarrow's directory store;
  *   <li>zarrow's other store locations ({@code http(s)://}, {@code s3://}, {@code zip:} or a path
- *       ending in {@code .zip}, {@code memory:}): through zarrow's stores (see {@link dev.zarrow.store.Stores});
+ *       ending in {@code .zip}, {@code memory:}, and any scheme of a {@link dev.zarrow.store.StoreProvider}
+ *       on the class path): through zarrow's stores (see {@link dev.zarrow.store.Stores#schemes});
  *   <li>any other URI ({@code s3a://}, {@code hdfs://}, {@code gs://}, {@code abfs://}, ...): a
  *       {@link HadoopStore} through Hadoop's file system for that scheme, configured as the job's
  *       Hadoop configuration says (Spark's {@code spark.hadoop.*} settings and the data source's
@@ -33,8 +33,6 @@ import org.apache.hadoop.conf.Configuration;
  */
 final class Location implements Serializable {
   private static final long serialVersionUID = 1L;
-  /** The schemes zarrow's own stores answer (README.md, "Store locations"). */
-  private static final Set<String> ZARROW_SCHEMES = Set.of("http", "https", "s3", "zip", "memory");
   private static final Pattern SCHEME = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*):.*");
 
   private final String location;
@@ -74,7 +72,7 @@ final class Location implements Serializable {
 
   boolean isHadoop() {
     String scheme = scheme();
-    return scheme != null && !scheme.equals("file") && !ZARROW_SCHEMES.contains(scheme) && !location.endsWith(".zip");
+    return scheme != null && !scheme.equals("file") && !Stores.schemes().contains(scheme) && !location.endsWith(".zip");
   }
 
   /** Opens the store; the caller closes it. */

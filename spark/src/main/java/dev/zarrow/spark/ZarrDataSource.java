@@ -1,5 +1,8 @@
 package dev.zarrow.spark;
 
+import dev.zarrow.Zarr;
+import dev.zarrow.ZarrGroup;
+import dev.zarrow.ZarrNode;
 import dev.zarrow.store.Store;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;
@@ -19,7 +22,7 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The Spark data source {@code zarr}: {@code spark.read.format("zarr").load(LOCATION)} reads a group
- * table or a 1-D array (DataSource V2, columnar); {@code df.write.format("zarr").mode(M)
+ * table, a 1-D array or a gridded dataset ({@link DatasetRead}, {@link DatasetScan}) (DataSource V2, columnar); {@code df.write.format("zarr").mode(M)
  * .save(LOCATION)} writes a group table ({@link ZarrWrite}). LOCATION is a path, a zarrow store
  * location or a Hadoop file system URI ({@link Location}).
  */
@@ -31,7 +34,8 @@ public final class ZarrDataSource implements TableProvider, DataSourceRegister, 
 
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
-    return SparkTypes.toSpark(shape(location(options.asCaseSensitiveMap())).schema());
+    Map<String, String> map = options.asCaseSensitiveMap();
+    return schema(location(map), DatasetRead.of(map));
   }
 
   /**
@@ -46,12 +50,17 @@ public final class ZarrDataSource implements TableProvider, DataSourceRegister, 
   /** The table at the location; it is opened when scanned (a write's location may not exist yet). */
   @Override
   public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties) {
-    return new ZarrTable(location(properties), schema);
+    return new ZarrTable(location(properties), DatasetRead.of(properties), schema);
   }
 
-  static ZarrSource.Shape shape(Location location) {
+  /** The Spark schema of what is at the location: a dataset's table (see {@link DatasetRead}) or a table. */
+  static StructType schema(Location location, DatasetRead read) {
     try (Store store = location.open()) {
-      return ZarrSource.open(store).shape();
+      ZarrNode node = Zarr.open(store, "");
+      if (read.applies(node, location.toString())) {
+        return SparkTypes.toSpark(read.table((ZarrGroup) node, null).schema());
+      }
+      return SparkTypes.toSpark(new ZarrSource(node).shape().schema());
     }
   }
 

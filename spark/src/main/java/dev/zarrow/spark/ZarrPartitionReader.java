@@ -1,5 +1,6 @@
 package dev.zarrow.spark;
 
+import dev.zarrow.Zarr;
 import dev.zarrow.metadata.FieldJson;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.store.Store;
@@ -27,7 +28,7 @@ import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * Reads one input partition as columnar batches: zarrow's decoded vectors handed to Spark without
+ * Reads one input partition (a table's rows, or a dataset's chunks) as columnar batches: zarrow's decoded vectors handed to Spark without
  * converting a row or copying a value, through {@link FlatColumnVector} (flat types),
  * {@link WideningVector} (types Spark lacks) or {@link ArrowColumnVector} (nested types). Dictionary-encoded
  * columns are decoded per batch. Each batch is valid until the next {@link #next}.
@@ -45,21 +46,29 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
   private long countRemaining;
   private ColumnarBatch batch;
 
-  ZarrPartitionReader(Location location, StructType schema, List<Field> stored, int batchRows, ZarrInputPartition part) {
+  /** What reads a partition's columns: the table's rows or the dataset's chunks, from the task's own store. */
+  interface Opener {
+    ArrowReader open(Store store, BufferAllocator allocator, List<String> columns);
+  }
+
+  /**
+   * Reads {@code stored} (the scanned columns) with {@code opener}; {@code rows}, the partition's rows,
+   * is what a scan of no column (a count) gives, without reading anything.
+   */
+  ZarrPartitionReader(Location location, StructType schema, List<Field> stored, long rows, Opener opener) {
     this.schema = schema;
     this.stored = stored;
     if (stored.isEmpty()) {
       this.store = null;
       this.allocator = null;
       this.reader = null;
-      this.countRemaining = part.end() - part.start();
+      this.countRemaining = rows;
       return;
     }
     this.store = location.open();
     this.allocator = new RootAllocator();
     try {
-      List<String> names = stored.stream().map(Field::getName).toList();
-      this.reader = ZarrSource.open(store).reader(allocator, names, batchRows, part.start(), part.end());
+      this.reader = opener.open(store, allocator, stored.stream().map(Field::getName).toList());
     } catch (RuntimeException e) {
       allocator.close();
       store.close();
@@ -133,11 +142,15 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
     }
   }
 
-  /** Makes the readers of a scan's partitions; sent to the executors. */
-  record Factory(Location location, StructType schema, String storedJson, int batchRows) implements PartitionReaderFactory {
+  /**
+   * Makes the readers of a scan's partitions; sent to the executors. {@code dataset}: the options of a
+   * dataset's scan ({@link DatasetPartition}s), null for a table's ({@link ZarrInputPartition}s).
+   */
+  record Factory(Location location, StructType schema, String storedJson, int batchRows, DatasetRead dataset)
+      implements PartitionReaderFactory {
     /** Arrow fields are not serializable: they travel in the JSON-integration spelling. */
-    Factory(Location location, StructType schema, List<Field> stored, int batchRows) {
-      this(location, schema, Json.compact(FieldJson.writeSchema(new Schema(stored))), batchRows);
+    Factory(Location location, StructType schema, List<Field> stored, int batchRows, DatasetRead dataset) {
+      this(location, schema, Json.compact(FieldJson.writeSchema(new Schema(stored))), batchRows, dataset);
     }
 
     @Override
@@ -153,7 +166,13 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
     @Override
     public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
       List<Field> stored = FieldJson.parseSchema(Json.parse(storedJson, "the scanned columns")).getFields();
-      return new ZarrPartitionReader(location, schema, stored, batchRows, (ZarrInputPartition) partition);
+      if (partition instanceof DatasetPartition chunks) {
+        return new ZarrPartitionReader(location, schema, stored, chunks.rows(),
+            (store, allocator, columns) -> dataset.table(Zarr.openGroup(store, ""), columns).reader(allocator, chunks.chunkList()));
+      }
+      ZarrInputPartition rows = (ZarrInputPartition) partition;
+      return new ZarrPartitionReader(location, schema, stored, rows.end() - rows.start(),
+          (store, allocator, columns) -> ZarrSource.open(store).reader(allocator, columns, batchRows, rows.start(), rows.end()));
     }
   }
 }

@@ -126,6 +126,6 @@ final class ZarrScan implements ScanBuilder, SupportsPushDownRequiredColumns, Su
     for (String name : required.fieldNames()) {
       fields.add(shape.schema().findField(name));
     }
-    return new ZarrPartitionReader.Factory(location, required, fields, batchRows);
+    return new ZarrPartitionReader.Factory(location, required, fields, batchRows, null);
   }
 }

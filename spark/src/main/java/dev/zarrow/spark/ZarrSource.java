@@ -30,7 +30,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 final class ZarrSource {
   private final ZarrNode node;
 
-  private ZarrSource(ZarrNode node) {
+  ZarrSource(ZarrNode node) {
     this.node = node;
   }
 

@@ -1,5 +1,10 @@
 package dev.zarrow.spark;
 
+import dev.zarrow.Zarr;
+import dev.zarrow.ZarrGroup;
+import dev.zarrow.ZarrNode;
+import dev.zarrow.dataset.DatasetTable;
+import dev.zarrow.store.Store;
 import java.util.Set;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.TableCapability;
@@ -13,10 +18,12 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  */
 final class ZarrTable implements SupportsRead {
   private final Location location;
+  private final DatasetRead dataset;
   private final StructType schema;
 
-  ZarrTable(Location location, StructType schema) {
+  ZarrTable(Location location, DatasetRead dataset, StructType schema) {
     this.location = location;
+    this.dataset = dataset;
     this.schema = schema;
   }
 
@@ -37,12 +44,23 @@ final class ZarrTable implements SupportsRead {
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
-    ZarrSource.Shape shape = ZarrDataSource.shape(location);
-    StructType stored = SparkTypes.toSpark(shape.schema());
+    try (Store store = location.open()) {
+      ZarrNode node = Zarr.open(store, "");
+      if (dataset.applies(node, location.toString())) {
+        DatasetTable table = dataset.table((ZarrGroup) node, null);
+        check(SparkTypes.toSpark(table.schema()));
+        return new DatasetScan(location, dataset, table, schema);
+      }
+      ZarrSource.Shape shape = new ZarrSource(node).shape();
+      check(SparkTypes.toSpark(shape.schema()));
+      return new ZarrScan(location, shape, schema, options.getInt("batchRows", 0));
+    }
+  }
+
+  private void check(StructType stored) {
     if (!stored.equals(schema)) {
       throw new IllegalArgumentException("zarr: " + location + " holds a table of " + stored.simpleString() + ", not the "
           + schema.simpleString() + " asked for");
     }
-    return new ZarrScan(location, shape, schema, options.getInt("batchRows", 0));
   }
 }
