@@ -305,7 +305,8 @@ class ServeSecurityTest {
     for (Object o : options) {
       args.add(o.toString());
     }
-    CommandLine cli = new CommandLine(new Main());
+    // Main registers only the subcommand a command line names (start-up): this one is serve.
+    CommandLine cli = new CommandLine(new Main()).addSubcommand(ServeCommand.class);
     cli.setOut(new PrintWriter(new StringWriter(), true));
     cli.setErr(new PrintWriter(err, true));
     CommandLine.ParseResult parsed = cli.parseArgs(args.toArray(String[]::new));
