@@ -169,6 +169,8 @@ public final class GcsStore implements Store {
   /** Every page of the JSON API's listing of {@code prefix + under}, as keys (and prefixes) of this store. */
   private void page(String under, boolean oneLevel, List<String> keys, List<String> prefixes) {
     String pageToken = null;
+    // A server that hands out a token again would page forever: each token is asked for once.
+    Set<String> asked = new java.util.HashSet<>();
     do {
       StringBuilder url = new StringBuilder(endpoint + "/storage/v1/b/" + encodeSegment(bucket) + "/o?prefix="
           + encodeSegment(prefix + under) + "&fields=" + encodeSegment("items(name),prefixes,nextPageToken"));
@@ -192,6 +194,10 @@ public final class GcsStore implements Store {
         }
       }
       pageToken = answer.path("nextPageToken").isTextual() ? answer.path("nextPageToken").asText() : null;
+      if (pageToken != null && !asked.add(pageToken)) {
+        throw new StoreException("listing '" + under + "' in " + describe() + ": the server repeated a page token,"
+            + " which would list forever");
+      }
     } while (pageToken != null);
   }
 

@@ -133,6 +133,10 @@ class GcsStoreTest {
         entries.add(entry);
       }
     }
+    if (bucket.equals("looping")) { // a broken server: the same next page every time
+      return FaultyServer.Reply.of(200, Map.of("Content-Type", "application/json"),
+          "{\"items\":[{\"name\":\"data.zarr/zarr.json\"}],\"nextPageToken\":\"again\"}".getBytes(StandardCharsets.UTF_8));
+    }
     int start = Integer.parseInt(query.getOrDefault("pageToken", "0"));
     ObjectNode page = new ObjectMapper().createObjectNode();
     for (String entry : entries.subList(start, Math.min(entries.size(), start + 2))) {
@@ -207,6 +211,14 @@ class GcsStoreTest {
       assertTrue(read.getMessage().contains("401"), read.getMessage());
       StoreException list = assertThrows(StoreException.class, () -> store.list(""));
       assertTrue(list.getMessage().contains("401") && list.getMessage().contains("GOOGLE_OAUTH_ACCESS_TOKEN"), list.getMessage());
+    }
+  }
+
+  @Test
+  void aRepeatedPageTokenEndsTheListing() {
+    try (Store store = Stores.open("gs://looping/data.zarr", Map.of("gcs.endpoint", endpoint()))) {
+      StoreException e = assertThrows(StoreException.class, () -> store.list(""));
+      assertTrue(e.getMessage().contains("repeated a page token"), e.getMessage());
     }
   }
 
