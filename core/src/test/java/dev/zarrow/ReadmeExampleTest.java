@@ -1,16 +1,14 @@
 package dev.zarrow;
 
-import dev.zarrow.testing.ProjectPaths;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.zarrow.dtype.FixedType;
 import dev.zarrow.grid.Box;
 import dev.zarrow.store.FileSystemStore;
+import dev.zarrow.testing.ReadmeSnippets;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.arrow.memory.RootAllocator;
@@ -34,16 +32,7 @@ class ReadmeExampleTest {
     }
     assertEquals("[0.0, 0.5, 1.0, 1.5]", printed.toString(StandardCharsets.UTF_8).strip());
 
-    Path readme = readme();
-    String source = Files.readString(ProjectPaths.root().resolve("core/src/test/java/dev/zarrow/ReadmeExampleTest.java"));
-    String body = source.substring(source.lastIndexOf("// README-BEGIN\n") + 16, source.lastIndexOf("    // README-END"));
-    StringBuilder dedented = new StringBuilder();
-    body.lines().forEach(line -> dedented.append(line.length() >= 4 ? line.substring(4) : line.strip()).append('\n'));
-    assertTrue(Files.readString(readme).contains("```java\n" + dedented + "```\n"), "README.md must show the example exactly as:\n" + dedented);
-  }
-
-  private static Path readme() {
-    return ProjectPaths.root().resolve("README.md");
+    ReadmeSnippets.assertShown("core/src/test/java/dev/zarrow/ReadmeExampleTest.java");
   }
 
   private static void example(Path path) {

@@ -1,18 +1,16 @@
 package dev.zarrow.flight;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.zarrow.Zarr;
 import dev.zarrow.dataset.Dataset;
 import dev.zarrow.store.FileSystemStore;
-import dev.zarrow.testing.ProjectPaths;
 import dev.zarrow.testing.PythonPeer;
+import dev.zarrow.testing.ReadmeSnippets;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.DriverManager;
 import java.time.Duration;
@@ -56,12 +54,7 @@ class DuckDbDatasetReadmeExampleTest {
       assertEquals(want, Double.parseDouble(cells[1]), Math.abs(want) * 1e-12, lines.get(i)); // summation order only
     }
 
-    String source = Files.readString(ProjectPaths.root().resolve("flight/src/test/java/dev/zarrow/flight/DuckDbDatasetReadmeExampleTest.java"));
-    String body = source.substring(source.lastIndexOf("// README-BEGIN\n") + 16, source.lastIndexOf("    // README-END"));
-    StringBuilder dedented = new StringBuilder();
-    body.lines().forEach(line -> dedented.append(line.length() >= 4 ? line.substring(4) : line.strip()).append('\n'));
-    assertTrue(Files.readString(ProjectPaths.root().resolve("README.md")).contains("```java\n" + dedented + "```\n"),
-        "README.md must show the example exactly as:\n" + dedented);
+    ReadmeSnippets.assertShown("flight/src/test/java/dev/zarrow/flight/DuckDbDatasetReadmeExampleTest.java");
   }
 
   private static void example(Path path) throws Exception {

@@ -1,19 +1,17 @@
 package dev.zarrow.flight;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.zarrow.Zarr;
 import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.table.TableOptions;
 import dev.zarrow.table.TableReader;
 import dev.zarrow.table.TableWriter;
-import dev.zarrow.testing.ProjectPaths;
+import dev.zarrow.testing.ReadmeSnippets;
 import dev.zarrow.testing.Vectors;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.DriverManager;
 import org.apache.arrow.c.ArrowArrayStream;
@@ -55,12 +53,7 @@ class DuckDbReadmeExampleTest {
     }
     assertEquals("Lima 2 10.5\nOslo 3 15.0\nPune 1 6.0\n", printed.toString(StandardCharsets.UTF_8));
 
-    String source = Files.readString(ProjectPaths.root().resolve("flight/src/test/java/dev/zarrow/flight/DuckDbReadmeExampleTest.java"));
-    String body = source.substring(source.lastIndexOf("// README-BEGIN\n") + 16, source.lastIndexOf("    // README-END"));
-    StringBuilder dedented = new StringBuilder();
-    body.lines().forEach(line -> dedented.append(line.length() >= 4 ? line.substring(4) : line.strip()).append('\n'));
-    assertTrue(Files.readString(ProjectPaths.root().resolve("README.md")).contains("```java\n" + dedented + "```\n"),
-        "README.md must show the example exactly as:\n" + dedented);
+    ReadmeSnippets.assertShown("flight/src/test/java/dev/zarrow/flight/DuckDbReadmeExampleTest.java");
   }
 
   private static void example(Path path) throws Exception {

@@ -26,6 +26,7 @@ import dev.zarrow.table.TableLayout;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.zarrow.table.TableReader;
 import dev.zarrow.testing.NodePeer;
+import dev.zarrow.testing.ReadmeSnippets;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -412,13 +413,7 @@ class ZarrSparkTest {
       System.setOut(stdout);
     }
     assertTrue(shown.toString(StandardCharsets.UTF_8).contains("name 11"), shown.toString(StandardCharsets.UTF_8));
-    String source = Files.readString(dev.zarrow.testing.ProjectPaths.root().resolve("spark/src/test/java/dev/zarrow/spark/ZarrSparkTest.java"));
-    String body = source.substring(source.indexOf("// README-BEGIN\n") + 16, source.indexOf("      // README-END"));
-    StringBuilder dedented = new StringBuilder();
-    body.lines().forEach(line -> dedented.append(line.length() >= 6 ? line.substring(6) : line.strip()).append('\n'));
-    String shownInReadme = dedented.toString().replace("load(table)", "load(\"/data/table\")")
-        .replace(".save(copy)", ".save(\"s3a://bucket/tables/t\")");
-    String readme = Files.readString(dev.zarrow.testing.ProjectPaths.root().resolve("README.md"));
-    assertTrue(readme.contains("```java\n" + shownInReadme + "```\n"), "README.md's Spark section must show the example exactly as:\n" + shownInReadme);
+    ReadmeSnippets.assertShown("spark/src/test/java/dev/zarrow/spark/ZarrSparkTest.java", lines -> lines
+        .replace("load(table)", "load(\"/data/table\")").replace(".save(copy)", ".save(\"s3a://bucket/tables/t\")"));
   }
 }
