@@ -1,6 +1,7 @@
 package dev.zarrow.store.http;
 
 import dev.zarrow.error.StoreException;
+import dev.zarrow.internal.IoThreads;
 import dev.zarrow.store.ByteRange;
 import dev.zarrow.store.ByteSource;
 import dev.zarrow.store.Keys;
@@ -24,13 +25,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -80,15 +78,7 @@ public final class HttpStore implements Store {
         .version("https".equalsIgnoreCase(base.getScheme()) ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
         .build();
     this.inFlight = new Semaphore(settings.concurrency());
-    AtomicInteger threads = new AtomicInteger();
-    ThreadPoolExecutor pool = new ThreadPoolExecutor(settings.concurrency(), settings.concurrency(), 30, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(), r -> {
-          Thread t = new Thread(r, "zarrow-http-" + threads.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
-    pool.allowCoreThreadTimeOut(true);
-    this.requests = pool;
+    this.requests = IoThreads.pool("zarrow-http", settings.concurrency());
   }
 
   /** The store at {@code url} (http or https, no query or fragment). */

@@ -1,6 +1,7 @@
 package dev.zarrow.store.s3;
 
 import dev.zarrow.error.StoreException;
+import dev.zarrow.internal.IoThreads;
 import dev.zarrow.store.ByteRange;
 import dev.zarrow.store.ByteSource;
 import dev.zarrow.store.KeyLocks;
@@ -17,10 +18,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
@@ -80,15 +77,7 @@ public final class S3Store implements WritableStore {
     this.bucket = bucket;
     this.prefix = prefix;
     this.settings = settings;
-    AtomicInteger threads = new AtomicInteger();
-    ThreadPoolExecutor pool = new ThreadPoolExecutor(settings.concurrency(), settings.concurrency(), 30, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(), r -> {
-          Thread t = new Thread(r, "zarrow-s3-" + threads.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
-    pool.allowCoreThreadTimeOut(true);
-    this.requests = pool;
+    this.requests = IoThreads.pool("zarrow-s3", settings.concurrency());
   }
 
   /** The store at {@code s3://BUCKET/PREFIX}. */
