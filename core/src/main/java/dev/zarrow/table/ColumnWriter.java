@@ -5,6 +5,7 @@ import dev.zarrow.ZarrArray;
 import dev.zarrow.grid.Box;
 import dev.zarrow.vector.Gather;
 import dev.zarrow.dtype.ArrowDataType;
+import dev.zarrow.error.ZarrException;
 import dev.zarrow.dtype.DataType;
 import dev.zarrow.internal.WorkSharing;
 import dev.zarrow.metadata.ArrayMetadata;
@@ -35,6 +36,9 @@ final class ColumnWriter implements AutoCloseable {
   private final TableOptions options;
   private final BufferAllocator allocator;
   private final int unit;
+  private final EncodeQueue background;
+  /** What a failure of this column's units names: the column and its array. */
+  private final String context;
   private ZarrArray array;
   private long written;
   /** Rows not written yet (fewer than a unit), copies owned by this writer, in order. */
@@ -42,7 +46,10 @@ final class ColumnWriter implements AutoCloseable {
   private int pendingRows;
 
   /** The column's array {@code node}, of no rows, in the table {@code write} writes (nothing written yet). */
-  ColumnWriter(NodeWriter write, String node, Field stored, DataType type, TableOptions options, BufferAllocator allocator) {
+  ColumnWriter(NodeWriter write, String node, Field stored, DataType type, TableOptions options, BufferAllocator allocator,
+      EncodeQueue background, String context) {
+    this.background = background;
+    this.context = context;
     this.write = write;
     this.node = node;
     this.stored = stored;
@@ -59,35 +66,53 @@ final class ColumnWriter implements AutoCloseable {
   /** Appends {@code values} (borrowed; decoded: no dictionary encodings). */
   void append(FieldVector values) {
     if (values.getNullCount() > 0 && !(array.dataType() instanceof ArrowDataType)) {
+      background.drain(); // the units in flight are encoded with the native type: convert them too
       convertToArrowType();
     }
     int n = values.getValueCount();
     int at = 0;
-    List<List<Gather.Run>> units = new ArrayList<>();
     if (pendingRows > 0) {
       int take = Math.min(n, unit - pendingRows);
       if (pendingRows + take == unit) {
+        // The buffered rows and the head of this batch make a unit of memory of its own: encoded in
+        // the background while the writer takes the next batches.
         List<Gather.Run> runs = new ArrayList<>();
         pending.forEach(p -> runs.add(Gather.Run.of(p)));
         runs.add(new Gather.Run(values, 0, take));
-        units.add(runs);
+        FieldVector chunk = Gather.gather(values.getField(), runs, allocator);
+        clearPending();
+        long coords = written / unit;
+        array = resized(written + unit);
+        ZarrArray target = array;
+        background.submit(new EncodeQueue.Unit(() -> writeChunk(target, coords, chunk), chunk));
+        written += unit;
         at = take;
       }
     }
+    List<List<Gather.Run>> units = new ArrayList<>();
     for (; n - at >= unit; at += unit) {
       units.add(List.of(new Gather.Run(values, at, unit)));
     }
     writeUnits(units);
-    if (!units.isEmpty() && pendingRows > 0) {
-      clearPending(); // the first unit took them
-    }
     if (at < n) {
       pending.add(Gather.gather(values.getField(), List.of(new Gather.Run(values, at, n - at)), allocator));
       pendingRows += n - at;
     }
   }
 
-  /** Writes whole units after the rows written, each gathered and encoded by a task of its own. */
+  /** Encodes {@code chunk} as chunk {@code coords} of {@code target}; a failure names the column. */
+  private void writeChunk(ZarrArray target, long coords, FieldVector chunk) {
+    try {
+      target.writeChunk(new long[] {coords}, chunk, allocator);
+    } catch (ZarrException e) {
+      throw e.withContext(context);
+    }
+  }
+
+  /**
+   * Writes whole units of a batch (borrowed) after the rows written, each encoded straight from the
+   * batch's memory by a task of its own, before this returns.
+   */
   private void writeUnits(List<List<Gather.Run>> units) {
     if (units.isEmpty()) {
       return;

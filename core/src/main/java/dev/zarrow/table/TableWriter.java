@@ -43,7 +43,10 @@ import org.apache.arrow.vector.util.DictionaryUtility;
  *
  * <p>Batches are appended as they come; each column buffers rows until they fill a chunk (a shard
  * when sharded), so every chunk is encoded once, whole, and chunks and columns are encoded in
- * parallel on the executor of the options. The table is written as {@link NodeWriter} writes a node:
+ * parallel on the executor of the options. A unit made whole from buffered rows compresses in the
+ * background while {@link #append} returns for the next batch (a few per core at most; past that
+ * the appending thread helps), so the cores stay busy between batches; a failure there fails the next
+ * {@code append} or {@link #finish}. The table is written as {@link NodeWriter} writes a node:
  * each column's {@code zarr.json} once its chunks are written, then the group with the attribute,
  * last, by {@link #finish}, which swaps the new table in for the node that was at its path, whole
  * (no column of an earlier table stays). A write that fails or stops half way leaves the old node
@@ -66,6 +69,8 @@ public final class TableWriter implements AutoCloseable {
   private final ZarrOptions zarrOptions;
   private final BufferAllocator allocator;
   private final List<ColumnWriter> columns = new ArrayList<>();
+  /** Whole units (buffered rows made whole by a batch) compressing while the next batches come. */
+  private final EncodeQueue background;
   private long rows;
   private boolean finished;
 
@@ -75,6 +80,7 @@ public final class TableWriter implements AutoCloseable {
     this.layout = layout;
     this.zarrOptions = zarrOptions;
     this.allocator = allocator;
+    this.background = new EncodeQueue(zarrOptions.executor(), 2 * Runtime.getRuntime().availableProcessors());
   }
 
   /**
@@ -131,8 +137,9 @@ public final class TableWriter implements AutoCloseable {
     }
     try {
       for (int i = 0; i < types.size(); i++) {
-        writer.columns.add(new ColumnWriter(write, layout.nodes().get(i), schema.getFields().get(i), types.get(i),
-            options, writer.allocator));
+        String node = layout.nodes().get(i);
+        writer.columns.add(new ColumnWriter(write, node, schema.getFields().get(i), types.get(i), options, writer.allocator,
+            writer.background, "column '" + schema.getFields().get(i).getName() + "' (array '" + ZarrNode.join(write.path(), node) + "')"));
       }
       return writer;
     } catch (RuntimeException e) {
@@ -186,6 +193,7 @@ public final class TableWriter implements AutoCloseable {
     if (vectors.size() != fields.size()) {
       throw new IllegalArgumentException("a batch of " + vectors.size() + " columns for a table of " + fields.size());
     }
+    background.check(); // a unit that failed in the background fails the write
     int n = batch.getRowCount();
     for (int i = 0; i < fields.size(); i++) {
       Field want = Dictionaries.indexedField(fields.get(i));
@@ -213,6 +221,7 @@ public final class TableWriter implements AutoCloseable {
         throw e.withContext("column '" + stored.getName() + "' (array '" + ZarrNode.join(write.path(), layout.nodes().get(i)) + "')");
       }
     }, zarrOptions.executor());
+    background.check();
     rows += n;
   }
 
@@ -237,6 +246,7 @@ public final class TableWriter implements AutoCloseable {
       throw new IllegalStateException("the table is finished");
     }
     finished = true;
+    background.await();
     WorkSharing.forEach(columns, ColumnWriter::finish, zarrOptions.executor());
     return (ZarrGroup) write.commit(write.group("", layout.into(attributes)));
   }
@@ -248,6 +258,7 @@ public final class TableWriter implements AutoCloseable {
   @Override
   public void close() {
     try {
+      background.drain(); // units still compressing hold the writer's memory
       columns.forEach(ColumnWriter::close);
       allocator.close();
     } finally {

@@ -345,6 +345,91 @@ class TableWriterTest {
     }
   }
 
+  /** A store that refuses to write one key, as a full disk would. */
+  private static final class RefusingStore implements dev.zarrow.store.WritableStore {
+    private final MemoryStore delegate;
+    private final String refused;
+
+    RefusingStore(MemoryStore delegate, String refused) {
+      this.delegate = delegate;
+      this.refused = refused;
+    }
+
+    @Override
+    public java.util.Optional<java.nio.ByteBuffer> get(String key) {
+      return delegate.get(key);
+    }
+
+    @Override
+    public java.util.Optional<java.nio.ByteBuffer> get(String key, dev.zarrow.store.ByteRange range) {
+      return delegate.get(key, range);
+    }
+
+    @Override
+    public List<String> list(String prefix) {
+      return delegate.list(prefix);
+    }
+
+    @Override
+    public java.util.Optional<Long> size(String key) {
+      return delegate.size(key);
+    }
+
+    @Override
+    public dev.zarrow.store.Store.Listing listDir(String prefix) {
+      return delegate.listDir(prefix);
+    }
+
+    @Override
+    public void set(String key, java.nio.ByteBuffer value) {
+      if (key.equals(refused)) {
+        throw new dev.zarrow.error.StoreException("writing '" + key + "' failed: no space left");
+      }
+      delegate.set(key, value);
+    }
+
+    @Override
+    public java.util.concurrent.locks.Lock lock(String key) {
+      return delegate.lock(key);
+    }
+
+    @Override
+    public void delete(String key) {
+      delegate.delete(key);
+    }
+
+    @Override
+    public String describe() {
+      return "refusing " + delegate.describe();
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  /**
+   * A unit made whole from buffered rows compresses in the background; its failure fails the write
+   * (at a later append or at finish), names its column, and leaves no table behind.
+   */
+  @Test
+  void aChunkThatFailsInTheBackgroundFailsTheWriteAndLeavesNoTable(BufferAllocator allocator) {
+    dev.zarrow.store.WritableStore refusing = new RefusingStore(memory, "t/b/c/1");
+    Schema schema = new Schema(List.of(nullable("a", INT32), nullable("b", INT32)));
+    dev.zarrow.error.ZarrException e = assertThrows(dev.zarrow.error.ZarrException.class, () -> {
+      try (TableWriter writer = TableWriter.create(Zarr.createGroup(refusing, "t"), schema,
+          TableOptions.defaults().withChunkRows(4), allocator)) {
+        for (int first = 0; first < 18; first += 3) { // batches of 3 rows: every chunk of 4 is buffered rows and a batch's
+          try (VectorSchemaRoot b = ints(allocator, List.of("a", "b"), first, 3, i -> i)) {
+            writer.append(b, null);
+          }
+        }
+        writer.finish();
+      }
+    });
+    assertTrue(e.getMessage().contains("column 'b'") && e.getMessage().contains("no space left"), e.getMessage());
+    assertNoNode("after a chunk failed in the background");
+  }
+
   @Test
   void abandonedWriterClaimsNoTable(BufferAllocator allocator) {
     try (VectorSchemaRoot b = ints(allocator, List.of("a"), 0, 10, i -> i);

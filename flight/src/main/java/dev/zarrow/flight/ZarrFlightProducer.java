@@ -44,6 +44,7 @@ import org.apache.arrow.flight.NoOpFlightProducer;
 import org.apache.arrow.flight.PutResult;
 import org.apache.arrow.flight.SchemaResult;
 import org.apache.arrow.flight.Ticket;
+import org.apache.arrow.memory.AllocationListener;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -92,6 +93,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <p>Ownership: the store and the allocator are borrowed; the caller closes them after the server
  * and this producer. Each call takes its memory from a child allocator of {@code allocator}, named
  * after the call and closed when the call ends, so that after the calls the allocator holds nothing.
+ * DoGet hands each batch's buffers to gRPC without a copy (zero-copy): gRPC holds them until they are
+ * written to the socket, and the call's allocator closes once gRPC released the last of them.
  * {@link #close} stops the threads that stream {@code DoGet} calls; close the Flight server (which
  * waits for the calls in flight) first.
  */
@@ -348,8 +351,8 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
       if (rows.to() > table.chunkCount()) {
         throw FlightErrors.invalid("ticket: " + rows + " are not chunks of the grid's " + table.chunkCount());
       }
-      try (BufferAllocator memory = allocator.newChildAllocator(name, 0, Long.MAX_VALUE);
-          ArrowReader reader = table.reader(memory, rows.from(), rows.to())) {
+      try (CallMemory memory = new CallMemory(allocator, name);
+          ArrowReader reader = table.reader(memory.allocator, rows.from(), rows.to())) {
         send(reader, listener, backpressure);
       }
       return;
@@ -359,12 +362,11 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
     // multiples of the step, so a step of the range's end cuts none).
     int step = dictionaries ? (int) Math.min(Math.max(rows.to(), 1), Integer.MAX_VALUE)
         : batchRows > 0 ? batchRows : innerChunkRows(node);
-    try (BufferAllocator memory = allocator.newChildAllocator(name, 0, Long.MAX_VALUE);
-        ArrowReader reader = reader(node, memory, step, rows.from(), rows.to())) {
+    try (CallMemory memory = new CallMemory(allocator, name);
+        ArrowReader reader = reader(node, memory.allocator, step, rows.from(), rows.to())) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
       boolean loaded = dictionaries && reader.loadNextBatch();
-      // Copies each batch into gRPC's frames as it is sent, so the call's memory is free when it returns.
-      listener.setUseZeroCopy(false);
+      listener.setUseZeroCopy(true);
       listener.start(root, reader);
       for (boolean first = true; loaded || reader.loadNextBatch(); loaded = false, first = false) {
         if (dictionaries && !first) {
@@ -383,7 +385,7 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
   /** Sends every batch of {@code reader} at the client's pace, then completes. */
   private static void send(ArrowReader reader, ServerStreamListener listener, BackpressureStrategy backpressure) throws Exception {
     VectorSchemaRoot root = reader.getVectorSchemaRoot();
-    listener.setUseZeroCopy(false);
+    listener.setUseZeroCopy(true);
     listener.start(root, reader);
     while (reader.loadNextBatch()) {
       if (backpressure.waitForListener(0) != BackpressureStrategy.WaitResult.READY) {
@@ -392,6 +394,44 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
       listener.putNext();
     }
     listener.completed();
+  }
+
+  /**
+   * The memory of one DoGet: a child allocator that outlives the call's reader until gRPC let go of
+   * the batches it sent. Batches go out zero-copy: gRPC's frames hold the reader's buffers (each
+   * batch's are fresh, never written again: the reader moves new buffers into its root) and release
+   * them once written to the socket, or dropped when the call is cancelled. {@link #close} waits for
+   * that, then closes the allocator, so that a call still ends holding nothing.
+   */
+  private static final class CallMemory implements AutoCloseable {
+    final BufferAllocator allocator;
+    private final Object released = new Object();
+
+    CallMemory(BufferAllocator parent, String name) {
+      AllocationListener wake = new AllocationListener() {
+        @Override
+        public void onRelease(long size) {
+          synchronized (released) {
+            released.notifyAll();
+          }
+        }
+      };
+      allocator = parent.newChildAllocator(name, wake, 0, Long.MAX_VALUE);
+    }
+
+    @Override
+    public void close() {
+      try {
+        synchronized (released) {
+          while (allocator.getAllocatedMemory() > 0) {
+            released.wait(1000);
+          }
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // the producer is closing: close now (the allocator names what is held)
+      }
+      allocator.close();
+    }
   }
 
   /** The rows of an inner chunk of the node's (first column's) shards; 0 (a chunk's rows) when unsharded. */

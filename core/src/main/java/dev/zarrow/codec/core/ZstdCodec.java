@@ -50,8 +50,8 @@ public final class ZstdCodec implements BytesToBytesCodec {
 
   @Override
   public ByteBuffer encode(ByteBuffer bytes) {
-    try (ZstdCompressCtx ctx = new ZstdCompressCtx()) {
-      ctx.setLevel(level).setChecksum(checksum);
+    try (Contexts.Lease<ZstdCompressCtx> lease = Contexts.compressor()) {
+      ZstdCompressCtx ctx = lease.context().setLevel(level).setChecksum(checksum);
       if (bytes.hasArray()) {
         // Heap in (serializers such as arrow write to the heap), heap out: copying the input into fresh
         // direct memory first cost a zeroing and a copy of the whole chunk (TableBench).
@@ -77,7 +77,8 @@ public final class ZstdCodec implements BytesToBytesCodec {
     ByteBuffer src = direct(bytes);
     // A buffer holds at most 2^31 - 1 bytes, and a frame cannot expand past the RLE-block ratio.
     long cap = Math.min(Math.min(maxSize, MAX_BUFFER), MAX_RATIO * src.remaining());
-    try (ZstdDecompressCtx ctx = new ZstdDecompressCtx()) {
+    try (Contexts.Lease<ZstdDecompressCtx> lease = Contexts.decompressor()) {
+      ZstdDecompressCtx ctx = lease.context();
       long declared = Zstd.getDirectByteBufferFrameContentSize(src, src.position(), src.remaining());
       boolean oneFrame =
           declared >= 0
@@ -128,8 +129,8 @@ public final class ZstdCodec implements BytesToBytesCodec {
       BytesToBytesCodec.super.decodeInto(bytes, target);
       return;
     }
-    try (ZstdDecompressCtx ctx = new ZstdDecompressCtx()) {
-      int n = ctx.decompressDirectByteBuffer(target, target.position(), size, src, src.position(), src.remaining());
+    try (Contexts.Lease<ZstdDecompressCtx> lease = Contexts.decompressor()) {
+      int n = lease.context().decompressDirectByteBuffer(target, target.position(), size, src, src.position(), src.remaining());
       if (n != size) {
         throw new CorruptChunkException("codec zstd: decompressed to " + n + " bytes, expected " + size);
       }

@@ -144,6 +144,43 @@ public class FlightBench {
   }
 
   /**
+   * Outside JMH, for a shared machine: {@code rounds} (default 7) interleaved rounds of fetching every
+   * endpoint from each server, {@code streams} (default 1) at a time; per side the best wall time and
+   * the process CPU time (server, client and gRPC together) of that round, and their ratios; a third
+   * argument, {@code zarrow} or {@code memory}, runs that side alone (for a profiler).
+   */
+  public static void main(String[] args) throws Exception {
+    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 7;
+    var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    for (String streams : args.length > 1 ? args[1].split(",") : new String[] {"1", "2"}) {
+      FlightBench b = new FlightBench();
+      b.streams = Integer.parseInt(streams);
+      b.setUp();
+      double[][] best = {{Double.MAX_VALUE, 0}, {Double.MAX_VALUE, 0}};
+      long bytes = 0;
+      for (int round = 0; round < rounds + 2; round++) {
+        for (int side = 0; side < 2; side++) {
+          if (args.length > 2 && !args[2].equals(side == 0 ? "zarrow" : "memory")) {
+            continue; // one side alone, for a profiler
+          }
+          long cpu0 = os.getProcessCpuTime();
+          long t0 = System.nanoTime();
+          bytes = side == 0 ? b.fetchAll(b.zarrowClient, b.zarrowEndpoints) : b.fetchAll(b.memoryClient, b.memoryEndpoints);
+          double wall = (System.nanoTime() - t0) / 1e6;
+          double cpu = (os.getProcessCpuTime() - cpu0) / 1e6;
+          if (round >= 2 && wall < best[side][0]) { // two warm-up rounds
+            best[side] = new double[] {wall, cpu};
+          }
+        }
+      }
+      System.out.printf("streams %s: zarrow %.0f ms (cpu %.0f ms, %.0f MB/s), memory %.0f ms (cpu %.0f ms, %.0f MB/s):"
+          + " zarrow at %.2fx the ceiling's rate, %.2fx its CPU%n", streams, best[0][0], best[0][1], bytes / best[0][0] / 1e3,
+          best[1][0], best[1][1], bytes / best[1][0] / 1e3, best[1][0] / best[0][0], best[0][1] / best[1][1]);
+      b.tearDown();
+    }
+  }
+
+  /**
    * The ceiling: the table's batches (one per shard, read once at setup) held as record batches and
    * streamed from memory the way Arrow's in-memory integration producer does, on the gRPC thread.
    */
