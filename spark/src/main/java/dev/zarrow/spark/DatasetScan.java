@@ -48,6 +48,7 @@ final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns,
   private final StructType schema;
   private final Schema arrowSchema;
   private final Map<String, ArrowType> dimensions = new LinkedHashMap<>();
+  private final int batchRows;
   private StructType required;
   private Filter[] pushed = new Filter[0];
   private long limit = -1;
@@ -55,8 +56,10 @@ final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns,
   private long chunkCount;
   private InputPartition[] partitions;
 
-  DatasetScan(Location location, DatasetRead read, DatasetTable table, StructType schema) {
+  /** {@code batchRows}: rows per batch Spark sees (0: the reader's default). */
+  DatasetScan(Location location, DatasetRead read, DatasetTable table, StructType schema, int batchRows) {
     this.location = location;
+    this.batchRows = batchRows;
     this.read = read;
     this.schema = schema;
     this.required = schema;
@@ -243,6 +246,6 @@ final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns,
     for (String name : required.fieldNames()) {
       fields.add(arrowSchema.findField(name));
     }
-    return new ZarrPartitionReader.Factory(location, required, fields, 0, read);
+    return new ZarrPartitionReader.Factory(location, required, fields, batchRows, read);
   }
 }

@@ -171,6 +171,13 @@ class ZarrDatasetSparkTest {
     assertSameRows(frame(table, df.schema()), df, name);
   }
 
+  /** Chunks of 900 rows handed to Spark as batches of 7 (views starting off a byte of the validity bitmaps): the same table. */
+  @Test
+  void batchesSmallerThanAChunkReadTheSameTable() {
+    Dataset<Row> df = spark.read().format("zarr").option("batchRows", 7).load(dir.resolve("reanalysis.zarr").toString());
+    assertSameRows(frame(tables.get("reanalysis"), df.schema()), df, "reanalysis in batches of 7 rows");
+  }
+
   @Test
   void typesFollowTheArrowMapping() {
     StructType schema = read(dir.resolve("reanalysis.zarr").toString()).schema();
