@@ -19,6 +19,11 @@ import org.apache.spark.unsafe.types.UTF8String;
  * whose one call site serves every column type; here a scan's per-column call sites each see one final
  * class. A getter a subclass does not override is not its Spark type's and throws.
  *
+ * <p>A view of a slice of the vector's rows ({@link #slice}; the whole vector at first): Spark's row
+ * {@code i} is the vector's row {@code base + i}, so one decoded chunk is handed to Spark as batches of a
+ * few thousand rows without a copy (Spark's row conversion and aggregation then work on what the cache
+ * holds, as over its own Parquet batches).
+ *
  * <p>Borrows the vector: it must stay open and unchanged while this is read (a batch's lifetime);
  * closing this leaves it to its reader. Spark asks only for rows below the batch's row count, as with
  * its own off-heap vectors: no bounds are checked.
@@ -31,6 +36,10 @@ abstract class BufferColumnVector extends ColumnVector {
   private final long validity; // 0 when no value is null: isNullAt reads nothing
   /** The data buffer; 0 when empty or on a big-endian machine (multi-byte values then in another order). */
   final long data;
+  /** The vector's row that is row 0 of the current slice. */
+  int base;
+  private int rows;
+  private int sliceNulls; // -1 until counted
 
   BufferColumnVector(DataType type, FieldVector vector) {
     super(type);
@@ -38,6 +47,15 @@ abstract class BufferColumnVector extends ColumnVector {
     this.nullCount = vector.getNullCount();
     this.validity = nullCount == 0 ? 0 : vector.getValidityBufferAddress(); // bits in bytes: any byte order
     this.data = MemoryUtil.LITTLE_ENDIAN && vector.getValueCount() > 0 ? vector.getDataBufferAddress() : 0;
+    this.rows = vector.getValueCount();
+    this.sliceNulls = nullCount;
+  }
+
+  /** Makes this the view of the vector's rows {@code [from, from + count)}, within its value count. */
+  final void slice(int from, int count) {
+    base = from;
+    rows = count;
+    sliceNulls = nullCount == 0 ? 0 : -1;
   }
 
   @Override
@@ -45,17 +63,26 @@ abstract class BufferColumnVector extends ColumnVector {
 
   @Override
   public final boolean hasNull() {
-    return nullCount > 0;
+    return numNulls() > 0;
   }
 
+  /** The nulls of the current slice (counted once per slice, when asked, and only when the vector has any). */
   @Override
   public final int numNulls() {
-    return nullCount;
+    if (sliceNulls < 0) {
+      int n = 0;
+      for (int i = 0; i < rows; i++) {
+        n += isNullAt(i) ? 1 : 0;
+      }
+      sliceNulls = n;
+    }
+    return sliceNulls;
   }
 
   @Override
   public final boolean isNullAt(int rowId) {
-    return validity != 0 && (MemoryUtil.getByte(validity + (rowId >>> 3)) >> (rowId & 7) & 1) == 0;
+    int row = base + rowId;
+    return validity != 0 && (MemoryUtil.getByte(validity + (row >>> 3)) >> (row & 7) & 1) == 0;
   }
 
   @Override

@@ -66,37 +66,37 @@ final class FlatColumnVector extends BufferColumnVector {
 
   @Override
   public boolean getBoolean(int rowId) {
-    return (MemoryUtil.getByte(data + (rowId >>> 3)) >> (rowId & 7) & 1) != 0;
+    return (MemoryUtil.getByte(data + (base + rowId >>> 3)) >> (base + rowId & 7) & 1) != 0;
   }
 
   @Override
   public byte getByte(int rowId) {
-    return MemoryUtil.getByte(data + rowId);
+    return MemoryUtil.getByte(data + base + rowId);
   }
 
   @Override
   public short getShort(int rowId) {
-    return MemoryUtil.getShort(data + 2L * rowId);
+    return MemoryUtil.getShort(data + 2L * (base + rowId));
   }
 
   @Override
   public int getInt(int rowId) {
-    return MemoryUtil.getInt(data + 4L * rowId);
+    return MemoryUtil.getInt(data + 4L * (base + rowId));
   }
 
   @Override
   public long getLong(int rowId) {
-    return MemoryUtil.getLong(data + 8L * rowId);
+    return MemoryUtil.getLong(data + 8L * (base + rowId));
   }
 
   @Override
   public float getFloat(int rowId) {
-    return Float.intBitsToFloat(MemoryUtil.getInt(data + 4L * rowId));
+    return Float.intBitsToFloat(MemoryUtil.getInt(data + 4L * (base + rowId)));
   }
 
   @Override
   public double getDouble(int rowId) {
-    return Double.longBitsToDouble(MemoryUtil.getLong(data + 8L * rowId));
+    return Double.longBitsToDouble(MemoryUtil.getLong(data + 8L * (base + rowId)));
   }
 
   /** Decimal128, little-endian two's complement: small precisions fit the low 64 bits (as Spark's longs). */
@@ -105,7 +105,7 @@ final class FlatColumnVector extends BufferColumnVector {
     if (isNullAt(rowId)) {
       return null;
     }
-    long at = data + 16L * rowId;
+    long at = data + 16L * (base + rowId);
     long low = MemoryUtil.getLong(at);
     if (precision <= Decimal.MAX_LONG_DIGITS()) {
       return Decimal.createUnsafe(low, precision, scale);
@@ -136,10 +136,10 @@ final class FlatColumnVector extends BufferColumnVector {
   }
 
   private long start(int rowId) {
-    return largeOffsets ? MemoryUtil.getLong(offsets + 8L * rowId) : MemoryUtil.getInt(offsets + 4L * rowId);
+    return largeOffsets ? MemoryUtil.getLong(offsets + 8L * (base + rowId)) : MemoryUtil.getInt(offsets + 4L * (base + rowId));
   }
 
   private long end(int rowId) {
-    return largeOffsets ? MemoryUtil.getLong(offsets + 8L * rowId + 8) : MemoryUtil.getInt(offsets + 4L * rowId + 4);
+    return largeOffsets ? MemoryUtil.getLong(offsets + 8L * (base + rowId) + 8) : MemoryUtil.getInt(offsets + 4L * (base + rowId) + 4);
   }
 }

@@ -24,22 +24,22 @@ final class WideningVector extends BufferColumnVector {
 
   @Override
   public short getShort(int rowId) {
-    return (short) (data != 0 ? MemoryUtil.getByte(data + rowId) & 0xFF : Byte.toUnsignedInt(((UInt1Vector) vector).get(rowId)));
+    return (short) (data != 0 ? MemoryUtil.getByte(data + base + rowId) & 0xFF : Byte.toUnsignedInt(((UInt1Vector) vector).get(base + rowId)));
   }
 
   @Override
   public int getInt(int rowId) {
-    return data != 0 ? MemoryUtil.getShort(data + 2L * rowId) & 0xFFFF : ((UInt2Vector) vector).get(rowId);
+    return data != 0 ? MemoryUtil.getShort(data + 2L * (base + rowId)) & 0xFFFF : ((UInt2Vector) vector).get(base + rowId);
   }
 
   @Override
   public long getLong(int rowId) {
-    return Integer.toUnsignedLong(data != 0 ? MemoryUtil.getInt(data + 4L * rowId) : ((UInt4Vector) vector).get(rowId));
+    return Integer.toUnsignedLong(data != 0 ? MemoryUtil.getInt(data + 4L * (base + rowId)) : ((UInt4Vector) vector).get(base + rowId));
   }
 
   @Override
   public float getFloat(int rowId) {
-    return data != 0 ? Float16.toFloat(MemoryUtil.getShort(data + 2L * rowId)) : ((Float2Vector) vector).getValueAsFloat(rowId);
+    return data != 0 ? Float16.toFloat(MemoryUtil.getShort(data + 2L * (base + rowId))) : ((Float2Vector) vector).getValueAsFloat(base + rowId);
   }
 
   @Override
@@ -47,7 +47,7 @@ final class WideningVector extends BufferColumnVector {
     if (isNullAt(rowId)) {
       return null;
     }
-    long bits = data != 0 ? MemoryUtil.getLong(data + 8L * rowId) : ((UInt8Vector) vector).get(rowId);
+    long bits = data != 0 ? MemoryUtil.getLong(data + 8L * (base + rowId)) : ((UInt8Vector) vector).get(base + rowId);
     return Decimal.apply(new java.math.BigDecimal(unsigned(bits)), precision, scale);
   }
 }

@@ -7,6 +7,7 @@ import dev.zarrow.store.Store;
 import dev.zarrow.vector.Dictionaries;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,11 +32,16 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * Reads one input partition (a table's rows, or a dataset's chunks) as columnar batches: zarrow's decoded vectors handed to Spark without
  * converting a row or copying a value, through {@link FlatColumnVector} (flat types),
  * {@link WideningVector} (types Spark lacks) or {@link ArrowColumnVector} (nested types). Dictionary-encoded
- * columns are decoded per batch. Each batch is valid until the next {@link #next}.
+ * columns are decoded per batch. A batch of flat columns bigger than {@code batchRows} (a whole chunk)
+ * goes to Spark as slices of that many rows, views over the same vectors: Spark's row conversion and
+ * aggregation then run over a few thousand rows that stay in the cache, as over its own Parquet
+ * batches. Each batch is valid until the next {@link #next}.
  */
 final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
   /** Rows per batch of a scan that reads no column (a count). */
   private static final long COUNT_BATCH = 1 << 20;
+  /** Rows per batch Spark sees by default: its own columnar readers' batch ({@code spark.sql.parquet.columnarReaderBatchSize}). */
+  static final int DEFAULT_BATCH_ROWS = 4096;
 
   private final StructType schema;
   private final List<Field> stored;
@@ -43,8 +49,12 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
   private final BufferAllocator allocator;
   private final ArrowReader reader;
   private final List<FieldVector> decoded = new ArrayList<>();
+  private final int batchRows;
   private long countRemaining;
   private ColumnarBatch batch;
+  private BufferColumnVector[] views; // the loaded batch's columns when sliced, else null
+  private int loadedRows;
+  private int sliceStart;
 
   /** What reads a partition's columns: the table's rows or the dataset's chunks, from the task's own store. */
   interface Opener {
@@ -53,11 +63,13 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
 
   /**
    * Reads {@code stored} (the scanned columns) with {@code opener}; {@code rows}, the partition's rows,
-   * is what a scan of no column (a count) gives, without reading anything.
+   * is what a scan of no column (a count) gives, without reading anything. Spark gets batches of at
+   * most {@code batchRows} rows when the columns are flat (0: {@link #DEFAULT_BATCH_ROWS}).
    */
-  ZarrPartitionReader(Location location, StructType schema, List<Field> stored, long rows, Opener opener) {
+  ZarrPartitionReader(Location location, StructType schema, List<Field> stored, long rows, int batchRows, Opener opener) {
     this.schema = schema;
     this.stored = stored;
+    this.batchRows = batchRows > 0 ? batchRows : DEFAULT_BATCH_ROWS;
     if (stored.isEmpty()) {
       this.store = null;
       this.allocator = null;
@@ -78,6 +90,11 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
 
   @Override
   public boolean next() throws IOException {
+    if (views != null && sliceStart + batch.numRows() < loadedRows) {
+      sliceStart += batch.numRows();
+      showSlice();
+      return true;
+    }
     releaseDecoded();
     if (reader == null) {
       int rows = (int) Math.min(countRemaining, COUNT_BATCH);
@@ -98,8 +115,24 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
       }
       columns[i] = column(schema.fields()[i].dataType(), v);
     }
-    batch = new ColumnarBatch(columns, reader.getVectorSchemaRoot().getRowCount());
+    loadedRows = reader.getVectorSchemaRoot().getRowCount();
+    batch = new ColumnarBatch(columns, loadedRows);
+    views = null;
+    if (loadedRows > batchRows && Arrays.stream(columns).allMatch(c -> c instanceof BufferColumnVector)) {
+      views = Arrays.copyOf(columns, columns.length, BufferColumnVector[].class);
+      sliceStart = 0;
+      showSlice();
+    }
     return true;
+  }
+
+  /** Shows Spark the rows {@code [sliceStart, sliceStart + batchRows)} of the loaded batch, no more than it has. */
+  private void showSlice() {
+    int rows = Math.min(batchRows, loadedRows - sliceStart);
+    for (BufferColumnVector v : views) {
+      v.slice(sliceStart, rows);
+    }
+    batch.setNumRows(rows);
   }
 
   /** Flat vectors read straight from their buffers, the rest through Arrow's accessors. */
@@ -167,11 +200,11 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
     public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
       List<Field> stored = FieldJson.parseSchema(Json.parse(storedJson, "the scanned columns")).getFields();
       if (partition instanceof DatasetPartition chunks) {
-        return new ZarrPartitionReader(location, schema, stored, chunks.rows(),
+        return new ZarrPartitionReader(location, schema, stored, chunks.rows(), batchRows,
             (store, allocator, columns) -> dataset.table(Zarr.openGroup(store, ""), columns).reader(allocator, chunks.chunkList()));
       }
       ZarrInputPartition rows = (ZarrInputPartition) partition;
-      return new ZarrPartitionReader(location, schema, stored, rows.end() - rows.start(),
+      return new ZarrPartitionReader(location, schema, stored, rows.end() - rows.start(), batchRows,
           (store, allocator, columns) -> ZarrSource.open(store).reader(allocator, columns, batchRows, rows.start(), rows.end()));
     }
   }

@@ -49,7 +49,7 @@ final class ZarrTable implements SupportsRead {
       if (dataset.applies(node, location.toString())) {
         DatasetTable table = dataset.table((ZarrGroup) node, null);
         check(SparkTypes.toSpark(table.schema()));
-        return new DatasetScan(location, dataset, table, schema);
+        return new DatasetScan(location, dataset, table, schema, options.getInt("batchRows", 0));
       }
       ZarrSource.Shape shape = new ZarrSource(node).shape();
       check(SparkTypes.toSpark(shape.schema()));

@@ -36,7 +36,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link FlatColumnVector} reads every flat vector exactly as Spark's {@link ArrowColumnVector} reads it,
  * null for null: every row of every getter compared, with nulls and without, at lengths that end inside
- * and on a byte of the validity bitmap.
+ * and on a byte of the validity bitmap; and so does each slice view ({@link BufferColumnVector#slice}),
+ * starting on and off a byte of the bitmap.
  */
 class FlatColumnVectorTest {
   private final BufferAllocator allocator = new RootAllocator();
@@ -54,20 +55,38 @@ class FlatColumnVectorTest {
 
   private void compare(DataType type, FieldVector vector, Getter getter) {
     try (vector) {
-      ColumnVector flat = FlatColumnVector.of(type, vector).orElseThrow();
+      BufferColumnVector flat = (BufferColumnVector) FlatColumnVector.of(type, vector).orElseThrow();
       ColumnVector arrow = new ArrowColumnVector(vector);
       assertEquals(arrow.hasNull(), flat.hasNull(), vector.getField().toString());
       assertEquals(arrow.numNulls(), flat.numNulls());
-      for (int row = 0; row < vector.getValueCount(); row++) {
-        assertEquals(arrow.isNullAt(row), flat.isNullAt(row), "row " + row + " of " + vector.getField());
-        if (!arrow.isNullAt(row)) {
-          Object expected = getter.get(arrow, row);
-          Object actual = getter.get(flat, row);
-          if (expected instanceof byte[] bytes) {
-            assertArrayEquals(bytes, (byte[]) actual, "row " + row);
-          } else {
-            assertEquals(expected, actual, "row " + row + " of " + vector.getField());
-          }
+      compareRows(arrow, flat, 0, vector.getValueCount(), getter);
+      int count = vector.getValueCount();
+      for (int[] slice : new int[][] {{0, Math.min(count, 8)}, {Math.min(count, 3), count / 2}, {count / 2, count - count / 2}, {count, 0}}) {
+        flat.slice(slice[0], slice[1]);
+        int nulls = 0;
+        for (int row = slice[0]; row < slice[0] + slice[1]; row++) {
+          nulls += arrow.isNullAt(row) ? 1 : 0;
+        }
+        assertEquals(nulls, flat.numNulls(), "nulls of slice " + slice[0] + "+" + slice[1]);
+        assertEquals(nulls > 0, flat.hasNull());
+        compareRows(arrow, flat, slice[0], slice[1], getter);
+      }
+    }
+  }
+
+  /** Rows {@code [from, from + count)} of {@code arrow} against rows {@code [0, count)} of {@code flat}. */
+  private static void compareRows(ColumnVector arrow, ColumnVector flat, int from, int count, Getter getter) {
+    for (int i = 0; i < count; i++) {
+      int row = from + i;
+      String where = "row " + row + " (" + i + " of a slice at " + from + ")";
+      assertEquals(arrow.isNullAt(row), flat.isNullAt(i), where);
+      if (!arrow.isNullAt(row)) {
+        Object expected = getter.get(arrow, row);
+        Object actual = getter.get(flat, i);
+        if (expected instanceof byte[] bytes) {
+          assertArrayEquals(bytes, (byte[]) actual, where);
+        } else {
+          assertEquals(expected, actual, where);
         }
       }
     }

@@ -70,21 +70,30 @@ class WideningVectorTest {
           WideningVector w64 = new WideningVector(DataTypes.createDecimalType(20, 0), u64);
           WideningVector wf = new WideningVector(DataTypes.FloatType, f16);
           assertEquals(nulls && count > 1, w8.hasNull());
-          for (int i = 0; i < count; i++) {
-            boolean isNull = nulls && i % 3 == 1;
+          for (int from : new int[] {0, count / 3}) { // the whole vector, then a slice view starting off a bitmap byte
             for (WideningVector w : new WideningVector[] {w8, w16, w32, w64, wf}) {
-              assertEquals(isNull, w.isNullAt(i), "row " + i);
+              w.slice(from, count - from);
             }
-            if (isNull) {
-              assertNull(w64.getDecimal(i, 20, 0));
-              continue;
+            for (int i = 0; i < count - from; i++) {
+              int row = from + i;
+              boolean isNull = nulls && row % 3 == 1;
+              for (WideningVector w : new WideningVector[] {w8, w16, w32, w64, wf}) {
+                assertEquals(isNull, w.isNullAt(i), "row " + row);
+              }
+              if (isNull) {
+                assertNull(w64.getDecimal(i, 20, 0));
+                continue;
+              }
+              assertEquals(Byte.toUnsignedInt(u8.get(row)), w8.getShort(i), "row " + row);
+              assertEquals((int) u16.get(row), w16.getInt(i), "row " + row);
+              assertEquals(Integer.toUnsignedLong(u32.get(row)), w32.getLong(i), "row " + row);
+              BigInteger unsigned = new BigInteger(Long.toUnsignedString(u64.get(row)));
+              assertEquals(Decimal.apply(new BigDecimal(unsigned), 20, 0), w64.getDecimal(i, 20, 0), "row " + row);
+              assertEquals(f16.getValueAsFloat(row), wf.getFloat(i), "row " + row);
             }
-            assertEquals(Byte.toUnsignedInt(u8.get(i)), w8.getShort(i), "row " + i);
-            assertEquals((int) u16.get(i), w16.getInt(i), "row " + i);
-            assertEquals(Integer.toUnsignedLong(u32.get(i)), w32.getLong(i), "row " + i);
-            BigInteger unsigned = new BigInteger(Long.toUnsignedString(u64.get(i)));
-            assertEquals(Decimal.apply(new BigDecimal(unsigned), 20, 0), w64.getDecimal(i, 20, 0), "row " + i);
-            assertEquals(f16.getValueAsFloat(i), wf.getFloat(i), "row " + i);
+          }
+          for (WideningVector w : new WideningVector[] {w8, w16, w32, w64, wf}) {
+            w.slice(0, count);
           }
           if (count > 0) {
             assertEquals(255, w8.getShort(0));

@@ -72,10 +72,7 @@ public class DatasetScanBench {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    spark = SparkSession.builder().master("local[2]").config("spark.ui.enabled", "false")
-        .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.session.timeZone", "UTC").getOrCreate();
-    spark.sparkContext().setLogLevel("ERROR");
+    spark = LocalSpark.start();
     dir = Files.createTempDirectory("dataset-scan-bench");
     write(dir.resolve("zarr"), days * 24);
     spark.read().format("zarr").load(dir.resolve("zarr").toString()).select("time", "latitude", "longitude", "t2m")
@@ -141,10 +138,7 @@ public class DatasetScanBench {
 
   @TearDown(Level.Trial)
   public void tearDown() throws IOException {
-    spark.stop();
-    try (var files = Files.walk(dir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
+    LocalSpark.stop(spark, dir);
   }
 
   private List<Row> query(String table, String where) {
@@ -195,6 +189,8 @@ public class DatasetScanBench {
       assertSame(bench.zarrFull(), bench.parquetFull());
       assertSame(bench.zarrOneDay(), bench.parquetOneDay());
       System.out.println(bench.spark.sql(String.format(QUERY, "ds", ONE_DAY)).queryExecution().executedPlan());
+      System.out.printf("partitions of the full scan: zarr %d, parquet %d%n", bench.spark.table("ds").rdd().getNumPartitions(),
+          bench.spark.table("pq").rdd().getNumPartitions());
       long[] best = {Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE};
       for (int r = 0; r < rounds; r++) {
         long t0 = System.nanoTime();

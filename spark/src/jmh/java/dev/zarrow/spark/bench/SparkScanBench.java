@@ -51,9 +51,7 @@ public class SparkScanBench {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    spark = SparkSession.builder().master("local[2]").config("spark.ui.enabled", "false")
-        .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
-    spark.sparkContext().setLogLevel("ERROR");
+    spark = LocalSpark.start();
     dir = Files.createTempDirectory("spark-scan-bench");
     var df = spark.range(0, rows, 1, 8).selectExpr(
         "id as l", "cast(id % 1000003 as int) as i", "cast(id as double) * 0.37 as d", "cast(id % 977 as float) as f",
@@ -67,10 +65,7 @@ public class SparkScanBench {
 
   @TearDown(Level.Trial)
   public void tearDown() throws IOException {
-    spark.stop();
-    try (var files = Files.walk(dir)) {
-      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
+    LocalSpark.stop(spark, dir);
   }
 
   private Row scan(String format) {
