@@ -168,11 +168,10 @@ final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns,
   }
 
   /**
-   * The chunks in runs of adjacent ones, a run per partition: as many runs as packing chunks while their
-   * decoded bytes (and Spark's {@code spark.sql.files.openCostInBytes} each) fit {@link #splitBytes}
-   * makes, so small chunks do not each pay a task's fixed cost (a task, a shuffle file per reducer), but
-   * of even cost, so that no task runs much longer than the others; each run holds enough chunks that
-   * there are at most {@link ZarrScan#MAX_PARTITIONS}.
+   * The chunks in runs of adjacent ones, a run per partition: a run takes chunks while their decoded
+   * bytes (and Spark's {@code spark.sql.files.openCostInBytes} each) fit {@link #splitBytes}, so small
+   * chunks do not each pay a task's fixed cost (a task, a shuffle file per reducer), and a run holds
+   * enough chunks that there are at most {@link ZarrScan#MAX_PARTITIONS}.
    */
   private InputPartition[] partitions(DatasetTable table, HadoopStore hadoop) {
     int n = chunks.size();
@@ -199,20 +198,11 @@ final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns,
       }
     }
     List<InputPartition> out = new ArrayList<>();
-    int runs = 0; // as many runs as packing them greedily makes, then of even cost (tasks of equal length)
-    for (int first = 0, end; first < n; first = end, runs++) {
+    for (int first = 0, end; first < n; first = end) {
       long bytes = cost[first];
       for (end = first + 1; end < n && (end - first < per || bytes + cost[end] <= split); end++) {
         bytes += cost[end];
       }
-    }
-    long before = 0; // the cost of the chunks in earlier runs; a chunk's run: where its start falls in [0, total) cut evenly
-    for (int first = 0, end; first < n; first = end) {
-      long taken = 0;
-      for (end = first; end < n && (end - first < per || evenRun(before + taken, runs, total) == evenRun(before, runs, total)); end++) {
-        taken += cost[end];
-      }
-      before += taken;
       List<long[]> run = chunks.subList(first, end);
       long[] flat = new long[run.size() * table.dimensions().size()];
       long rows = 0;
@@ -235,11 +225,6 @@ final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns,
       out.add(new DatasetPartition(flat, table.dimensions().size(), rows, busiest.toArray(String[]::new)));
     }
     return out.toArray(InputPartition[]::new);
-  }
-
-  /** Which of {@code runs} equal parts of {@code [0, total)} holds {@code at}. */
-  private static long evenRun(long at, int runs, long total) {
-    return (long) ((double) at * runs / total);
   }
 
   /**
