@@ -16,11 +16,9 @@ import java.util.stream.Collectors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -29,16 +27,15 @@ import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.read.SupportsPushDownFilters;
 import org.apache.spark.sql.connector.read.SupportsPushDownLimit;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
-import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A scan of a gridded dataset's table ({@link DatasetTable}): the chunks of the grid (shards when
- * sharded) that the pushed dimension filters leave ({@link DimensionFilters}, on the dimensions' values
- * read once here, at planning), in runs of adjacent ones packed into input partitions as Spark packs
- * files ({@link #splitBytes}), never more than {@link ZarrScan#MAX_PARTITIONS}. Only the columns Spark needs are read: a variable not selected is
+ * A scan of a gridded dataset's table ({@link DatasetTable}): one input partition per chunk of the
+ * grid (a shard when sharded) that the pushed dimension filters leave ({@link DimensionFilters}, on the
+ * dimensions' values read once here, at planning), several adjacent chunks per partition beyond
+ * {@link ZarrScan#MAX_PARTITIONS}. Only the columns Spark needs are read: a variable not selected is
  * never read, and a scan of no column (a count) reads no chunk at all, its rows known from the grid.
  * Filters on data variables stay Spark's.
  */
@@ -167,25 +164,10 @@ final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns,
     }
   }
 
-  /**
-   * The chunks in runs of adjacent ones, a run per partition: a run takes chunks while their decoded
-   * bytes (and Spark's {@code spark.sql.files.openCostInBytes} each) fit {@link #splitBytes}, so small
-   * chunks do not each pay a task's fixed cost (a task, a shuffle file per reducer), and a run holds
-   * enough chunks that there are at most {@link ZarrScan#MAX_PARTITIONS}.
-   */
+  /** The chunks in runs of adjacent ones, a run per partition, at most {@link ZarrScan#MAX_PARTITIONS}. */
   private InputPartition[] partitions(DatasetTable table, HadoopStore hadoop) {
     int n = chunks.size();
     int per = (int) Math.max(1, (n + ZarrScan.MAX_PARTITIONS - 1) / ZarrScan.MAX_PARTITIONS);
-    SQLConf conf = SQLConf.get();
-    long openCost = conf.filesOpenCostInBytes();
-    long rowBytes = rowBytes();
-    long[] cost = new long[n];
-    long total = 0;
-    for (int i = 0; i < n; i++) {
-      cost[i] = table.chunkBox(chunks.get(i)).size() * rowBytes + openCost;
-      total += cost[i];
-    }
-    long split = splitBytes(conf, total);
     List<ZarrArray> arrays = new ArrayList<>();
     List<int[]> axes = new ArrayList<>();
     if (hadoop != null) {
@@ -198,12 +180,8 @@ final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns,
       }
     }
     List<InputPartition> out = new ArrayList<>();
-    for (int first = 0, end; first < n; first = end) {
-      long bytes = cost[first];
-      for (end = first + 1; end < n && (end - first < per || bytes + cost[end] <= split); end++) {
-        bytes += cost[end];
-      }
-      List<long[]> run = chunks.subList(first, end);
+    for (int first = 0; first < n; first += per) {
+      List<long[]> run = chunks.subList(first, Math.min(n, first + per));
       long[] flat = new long[run.size() * table.dimensions().size()];
       long rows = 0;
       Map<String, Integer> hosts = new HashMap<>();
@@ -225,36 +203,6 @@ final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns,
       out.add(new DatasetPartition(flat, table.dimensions().size(), rows, busiest.toArray(String[]::new)));
     }
     return out.toArray(InputPartition[]::new);
-  }
-
-  /**
-   * The bytes of a partition, as Spark sizes a file scan's: {@code spark.sql.files.maxPartitionBytes},
-   * or less so that the scan ({@code total} bytes) makes at least {@code spark.sql.files.minPartitionNum}
-   * partitions (default: the default parallelism), but no less than a chunk's open cost.
-   */
-  private static long splitBytes(SQLConf conf, long total) {
-    scala.Option<Object> min = conf.filesMinPartitionNum();
-    scala.Option<SparkSession> active = SparkSession.getActiveSession();
-    int partitions = min.isDefined() ? (Integer) min.get() : active.isDefined() ? active.get().sparkContext().defaultParallelism() : 1;
-    return Math.min(conf.filesMaxPartitionBytes(), Math.max(conf.filesOpenCostInBytes(), total / Math.max(1, partitions)));
-  }
-
-  /** The decoded bytes of a row of the columns read (an estimate: a value of another type than these counts 8). */
-  private long rowBytes() {
-    long bytes = 0;
-    for (String name : required.fieldNames()) {
-      ArrowType type = arrowSchema.findField(name).getType();
-      if (type instanceof ArrowType.Int i) {
-        bytes += i.getBitWidth() / 8;
-      } else if (type instanceof ArrowType.FloatingPoint f) {
-        bytes += f.getPrecision() == FloatingPointPrecision.HALF ? 2 : f.getPrecision() == FloatingPointPrecision.SINGLE ? 4 : 8;
-      } else if (type instanceof ArrowType.Bool) {
-        bytes += 1;
-      } else {
-        bytes += type instanceof ArrowType.Decimal ? 16 : 8;
-      }
-    }
-    return bytes;
   }
 
   /** The key of {@code array}'s stored chunk (shard) that is grid chunk {@code c}, when its chunks are the grid's; else null. */

@@ -215,7 +215,7 @@ class ZarrDatasetSparkTest {
     for (String location : List.of(month.toString(), month.toUri().toString(), TestFileSystem.SCHEME + "://" + month.toAbsolutePath(),
         monthLocation)) {
       assertEquals(rows, read(location).count(), location);
-      assertEquals(96, onePartitionPerChunk(() -> read(location).rdd().getNumPartitions()), location + ": a partition per chunk, 12 x 4 x 2");
+      assertEquals(96, read(location).rdd().getNumPartitions(), location + ": a partition per chunk, 12 x 4 x 2");
     }
   }
 
@@ -313,40 +313,10 @@ class ZarrDatasetSparkTest {
     Path located = dir.resolve("located/month.zarr");
     org.apache.commons.io.FileUtils.copyDirectory(dir.resolve("month.zarr").toFile(), located.toFile());
     Dataset<Row> df = read(TestFileSystem.SCHEME + "://" + located.toAbsolutePath()).select("t2m");
-    var rdd = onePartitionPerChunk(df::rdd);
+    var rdd = df.rdd();
     assertEquals(96, rdd.getNumPartitions());
     List<String> hosts = scala.jdk.javaapi.CollectionConverters.asJava(spark.sparkContext().getPreferredLocs(rdd, 7)).stream()
         .map(org.apache.spark.scheduler.TaskLocation::host).toList();
     assertEquals(List.of("node-0.3.1"), hosts, "partition 7 is chunk (0, 3, 1) of the grid (12 x 4 x 2), file t2m/0.3.1");
-  }
-
-  /** {@code plan} with spark.sql.files.maxPartitionBytes at 1: each chunk a partition of its own. */
-  static <T> T onePartitionPerChunk(java.util.function.Supplier<T> plan) {
-    return withConf("spark.sql.files.maxPartitionBytes", "1", plan);
-  }
-
-  static <T> T withConf(String key, String value, java.util.function.Supplier<T> plan) {
-    spark.conf().set(key, value);
-    try {
-      return plan.get();
-    } finally {
-      spark.conf().unset(key);
-    }
-  }
-
-  /**
-   * Chunks pack into partitions as Spark packs files: while their decoded bytes and an open cost each
-   * fit spark.sql.files.maxPartitionBytes. chunks of t2m of at most 900 rows (under 8 KB) at an open cost of 1 MiB,
-   * at most 8 MiB + 100 KB a partition: 8 chunks a partition, 12 partitions; every row read once.
-   */
-  @Test
-  void smallChunksPackIntoPartitionsAsSparkPacksFiles() {
-    Dataset<Row> df = read(monthLocation).select("t2m");
-    int partitions = withConf("spark.sql.files.openCostInBytes", "1048576",
-        () -> withConf("spark.sql.files.maxPartitionBytes", String.valueOf(8 * 1048576 + 100_000), () -> df.rdd().getNumPartitions()));
-    assertEquals(12, partitions);
-    assertTrue(read(monthLocation).rdd().getNumPartitions() < 96, "by default, chunks this small share partitions");
-    assertSameRows(xarrayMonth.select("time", "latitude", "longitude", "t2m"), read(monthLocation).select("time", "latitude", "longitude", "t2m"),
-        "the month in packed partitions");
   }
 }
