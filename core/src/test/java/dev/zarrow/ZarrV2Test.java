@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.zarrow.dtype.FixedType;
 import dev.zarrow.dtype.StructType;
+import dev.zarrow.dtype.SubarrayType;
 import dev.zarrow.dtype.VarLenType;
 import dev.zarrow.error.MetadataException;
 import dev.zarrow.error.UnsupportedExtensionException;
@@ -261,5 +262,18 @@ class ZarrV2Test {
     assertEquals(Json.parse("[[\"a\", \"<i4\"], [\"b\", \"<f8\"]]", "d"), zarray.get("dtype"));
     assertEquals("AAAAAAAAAAAAAAAA", zarray.get("fill_value").asText());
     assertEquals(".", zarray.get("dimension_separator").asText(), "no key encoding given: v2's default, keys 0.0");
+  }
+
+  @Test
+  void subarrayFieldsMadeThroughTheApiAreWrittenAsNumpyShapedFields() {
+    MemoryStore store = new MemoryStore();
+    StructType struct = StructType.of(List.of(new StructType.Member("a", FixedType.FLOAT64),
+        new StructType.Member("m", SubarrayType.of(FixedType.INT32, 2, 3))));
+    Zarr.createArray(store, "s", ArraySpec.of(struct, 3).chunks(2).zarrFormat(2)
+        .serializer(NamedConfig.of("bytes", JsonNodeFactory.instance.objectNode().put("endian", "big"))));
+    var zarray = Json.parse(store.get("s/.zarray").orElseThrow(), "z");
+    assertEquals(Json.parse("[[\"a\", \">f8\"], [\"m\", \">i4\", [2, 3]]]", "d"), zarray.get("dtype"));
+    assertEquals(32, java.util.Base64.getDecoder().decode(zarray.get("fill_value").asText()).length);
+    assertThrows(MetadataException.class, () -> SubarrayType.of(FixedType.INT32, 2, 0));
   }
 }

@@ -53,11 +53,16 @@ public final class SubarrayType extends ConvertedType {
   }
 
   /**
-   * A block of {@code shape} elements of {@code element}: at least one dimension, every extent at least 1,
-   * at most {@value #MAX_BYTES} bytes in all; otherwise a {@link MetadataException} at {@code pointer}
-   * (the data type's JSON pointer).
+   * A block of {@code shape} elements of {@code element}, for a {@link StructType.Member}: at least one
+   * dimension, every extent at least 1, at most {@value #MAX_BYTES} bytes in all, the element not itself a
+   * sub-array; otherwise a {@link MetadataException}.
    */
-  public static SubarrayType of(FixedWidthType element, long[] shape, String pointer) {
+  public static SubarrayType of(FixedWidthType element, long... shape) {
+    return of(element, shape, "/data_type");
+  }
+
+  /** {@link #of(FixedWidthType, long...)}, a problem named at {@code pointer} (the data type's JSON pointer). */
+  static SubarrayType of(FixedWidthType element, long[] shape, String pointer) {
     if (element instanceof SubarrayType) {
       throw new MetadataException(pointer + "/configuration/data_type: a sub-array of sub-arrays is one sub-array of both shapes");
     }
@@ -101,7 +106,7 @@ public final class SubarrayType extends ConvertedType {
   }
 
   /** A JSON list of integer extents (the values are checked by {@link #of}). */
-  public static long[] shape(JsonNode json, String pointer) {
+  private static long[] shape(JsonNode json, String pointer) {
     if (json == null || !json.isArray()) {
       throw new MetadataException(pointer + ": a sub-array needs a list of extents, got " + Json.kind(json));
     }
