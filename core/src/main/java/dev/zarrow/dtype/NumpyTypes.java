@@ -10,8 +10,8 @@ import java.util.List;
  * The fixed-size data types that numpy (and so Zarr v2) has beyond the core ones, as zarr-extensions
  * and zarr-python 3 name them: {@link NumpyTimeType} ({@code numpy.datetime64}, {@code numpy.timedelta64}),
  * {@link FixedUtf32Type} ({@code fixed_length_utf32}), {@link FixedBytesType} ({@code null_terminated_bytes},
- * {@code raw_bytes}) and {@link StructType} ({@code struct}, read also as {@code structured}). All are
- * serialized by {@code bytes}.
+ * {@code raw_bytes}) and {@link StructType} ({@code struct}, read also as {@code structured}), whose
+ * fields may also be {@link SubarrayType} ({@code zarrow.subarray}). All are serialized by {@code bytes}.
  */
 public final class NumpyTypes {
   private NumpyTypes() {}
