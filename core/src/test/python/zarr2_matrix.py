@@ -15,7 +15,8 @@ check DIR MANIFEST
 
 Canonical values (zarrow's JsonValueWriter writes the same): numbers (NaN and the infinities as strings,
 unsigned 64-bit numbers beyond 2^63 as decimal strings), complex as [re, im], NaT as null, |Sn as base64
-of all n bytes (NUL-padded), |Vn and vlen bytes as base64, structured as {field: value}, vlen-array as lists.
+of all n bytes (NUL-padded), |Vn and vlen bytes as base64, structured as {field: value}, a sub-array field
+as nested lists (its shape), vlen-array as lists.
 """
 import base64
 import json
@@ -29,6 +30,10 @@ import zarr
 B = numcodecs.Blosc
 STRUCT = [("a", "<i4"), ("b", "<f8"), ("c", "|S3")]
 STRUCT_BE = [("x", ">u2"), ("y", ">f4")]
+# sub-array fields (issue 27): one and two dimensions, of a nested struct, big-endian
+SUBARRAY = [("a", "<f8"), ("v", "<i2", (2,)), ("m", "<i4", (2, 3))]
+SUBARRAY_BE = [("m", ">i4", (2, 3)), ("n", ">f8"), ("v", ">u2", (2,))]
+SUBARRAY_NESTED = [("p", [("x", "<f4"), ("y", "|u1")], (2,)), ("s", "|S2", (3,)), ("t", "<M8[s]", (2,))]
 
 
 def case(name, dtype, shape=(11,), chunks=(4,), missing=None, **options):
@@ -54,6 +59,9 @@ def matrix():
     cases.append(case("dtype_V4", "|V4"))
     cases.append(case("dtype_struct", STRUCT))
     cases.append(case("dtype_struct_be", STRUCT_BE))
+    cases.append(case("dtype_struct_subarray", SUBARRAY))
+    cases.append(case("dtype_struct_subarray_be", SUBARRAY_BE))
+    cases.append(case("dtype_struct_subarray_nested", SUBARRAY_NESTED))
     cases.append(case("object_vlen_utf8", object, object_codec=numcodecs.VLenUTF8()))
     cases.append(case("object_vlen_bytes", object, object_codec=numcodecs.VLenBytes()))
     cases.append(case("object_vlen_array", object, object_codec=numcodecs.VLenArray("<i4")))
@@ -73,6 +81,7 @@ def matrix():
     cases.append(case("none", "<i2", (40,), (16,), compressor=None))
     cases.append(case("zlib_vlen_utf8", object, (11,), (4,), object_codec=numcodecs.VLenUTF8(), compressor=numcodecs.Zlib(1)))
     cases.append(case("bz2_struct", STRUCT, (11,), (4,), compressor=numcodecs.BZ2(1)))
+    cases.append(case("blosc_struct_subarray_be", SUBARRAY_BE, (11,), (4,), compressor=B("zstd", 3, B.SHUFFLE)))
     # Every filter, alone and in chains.
     cases.append(case("filter_delta", "<i4", (40,), (16,), filters=[numcodecs.Delta("<i4")]))
     cases.append(case("filter_delta_astype", "<i8", (40,), (16,), filters=[numcodecs.Delta("<i8", astype="<i2")]))
@@ -103,6 +112,7 @@ def matrix():
     cases.append(case("order_f_c8", "<c8", (5, 4), (2, 3), order="F", missing=[(0, 1)]))
     cases.append(case("order_f_U7", "<U7", (5, 4), (2, 3), order="F", missing=[(1, 1)]))
     cases.append(case("order_f_struct", STRUCT, (5, 4), (2, 3), order="F", missing=[(1, 0)]))
+    cases.append(case("order_f_struct_subarray", SUBARRAY, (5, 4), (2, 3), order="F", missing=[(1, 0)]))
     cases.append(case("order_f_vlen_utf8", object, (5, 4), (2, 3), order="F", object_codec=numcodecs.VLenUTF8(), missing=[(2, 1)]))
     cases.append(case("order_f_filters", "<f8", (6, 5), (4, 3), order="F",
                       filters=[numcodecs.Delta("<f8")], compressor=numcodecs.Zlib(1), missing=[(0, 1)]))
@@ -124,7 +134,9 @@ def matrix():
         ("inf", "<f8", float("inf")), ("minus_inf", ">f8", float("-inf")), ("true", "|b1", True), ("false", "|b1", False),
         ("complex", "<c16", 1 - 2j), ("complex_nan", "<c8", complex(float("nan"), 1)),
         ("bytes_S5", "|S5", b"ab"), ("bytes_V4", "|V4", b"\x01\x02\x03\x04"), ("text_U7", "<U7", "xé"),
-        ("struct", STRUCT, (3, -0.5, b"zz")), ("datetime_nat", "<M8[ns]", np.datetime64("NaT")),
+        ("struct", STRUCT, (3, -0.5, b"zz")), ("null_struct_subarray", SUBARRAY_BE, None),
+        ("struct_subarray", SUBARRAY, (1.5, [1, -2], [[1, 2, 3], [4, 5, 6]])),
+        ("struct_subarray_be", SUBARRAY_BE, ([[-1, 2, 3], [4, 5, -6]], 0.25, [7, 65535])), ("datetime_nat", "<M8[ns]", np.datetime64("NaT")),
         ("datetime", "<M8[s]", np.datetime64(86400, "s")), ("timedelta", "<m8[s]", np.timedelta64(-5, "s")),
         ("vlen_utf8_default", object, "default"), ("vlen_bytes_default", object, "default"),
         ("vlen_array_default", object, "default"), ("vlen_utf8_text", object, "-"),
@@ -145,6 +157,9 @@ def values_of(dtype, n, plain=False):
     """n values of dtype that zarrow and numpy print alike (floats exact in binary); with the extremes of
     integers, NaN and the infinities unless plain (for filters that scale or cast)."""
     i = np.arange(n)
+    if dtype.subdtype is not None:  # a sub-array field: n blocks of the field's shape
+        base, shape = dtype.subdtype
+        return values_of(base, n * int(np.prod(shape)), plain).reshape((n,) + shape)
     if dtype.fields:
         out = np.zeros(n, dtype=dtype)
         for k, name in enumerate(dtype.names):
@@ -214,8 +229,8 @@ def canonical(v, dtype=None):
         return base64.b64encode(v.tobytes()).decode()
     if isinstance(v, (bytes, np.bytes_)):
         return base64.b64encode(bytes(v)).decode()
-    if isinstance(v, np.ndarray):
-        return [canonical(x) for x in v]
+    if isinstance(v, np.ndarray):  # a sub-array field's block (or a vlen-array element), as nested lists
+        return [canonical(x, v.dtype) for x in v]
     if isinstance(v, (np.datetime64, np.timedelta64)):
         return None if np.isnat(v) else int(v.astype("<i8"))
     if isinstance(v, (bool, np.bool_)):

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.zarrow.dtype.FixedType;
 import dev.zarrow.dtype.StructType;
+import dev.zarrow.dtype.SubarrayType;
 import dev.zarrow.dtype.VarLenType;
 import dev.zarrow.error.MetadataException;
 import dev.zarrow.error.UnsupportedExtensionException;
@@ -16,6 +17,7 @@ import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.store.MemoryStore;
 import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.Vectors;
 import dev.zarrow.testing.RecordingStore;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -172,6 +174,61 @@ class ZarrV2Test {
   }
 
   @Test
+  void bigEndianSubarrayFieldsAreSwappedElementByElementBothWays(BufferAllocator allocator) {
+    MemoryStore store = new MemoryStore();
+    // numpy [("m", ">i4", (2,)), ("n", ">f8")], fill ([-7, 9], 2.5) as zarr-python 2 writes it
+    String zarray = "{\"zarr_format\": 2, \"shape\": [3], \"chunks\": [2], \"dtype\": [[\"m\", \">i4\", [2]], [\"n\", \">f8\"]],"
+        + " \"compressor\": null, \"fill_value\": \"////+QAAAAlABAAAAAAAAA==\", \"order\": \"C\", \"filters\": null}";
+    put(store, "s/.zarray", zarray);
+    byte[] chunk = Vectors.unhex("00000001 00000002 3fe0000000000000 00000003 fffffffc 4020000000000000");
+    store.set("s/0", ByteBuffer.wrap(chunk));
+    ZarrArray array = Zarr.openArray(store, "s");
+    assertEquals("{\"m\":[-7,9],\"n\":2.5}", Json.compact(array.metadata().fillValue()));
+    try (NdVector v = array.read(allocator)) {
+      StructVector records = (StructVector) v.vector();
+      assertEquals("[[1,2], [3,-4], [-7,9]]", java.util.stream.IntStream.range(0, 3)
+          .mapToObj(i -> records.getChild("m").getObject(i).toString()).toList().toString());
+      assertEquals(8.0, ((Float8Vector) records.getChild("n")).get(1));
+      // written back: the same big-endian bytes
+      put(store, "t/.zarray", zarray);
+      Zarr.openArray(store, "t").write(0, records);
+    }
+    ByteBuffer written = store.get("t/0").orElseThrow();
+    byte[] bytes = new byte[written.remaining()];
+    written.duplicate().get(bytes);
+    assertEquals(java.util.HexFormat.of().formatHex(chunk), java.util.HexFormat.of().formatHex(bytes));
+    // and the .zarray rewritten keeps the dtype and the fill's spelling
+    array.withAttributes(JsonNodeFactory.instance.objectNode().put("k", 1));
+    var doc = Json.parse(store.get("s/.zarray").orElseThrow(), "z");
+    assertEquals(Json.parse(zarray, "z").get("dtype"), doc.get("dtype"));
+    assertEquals("////+QAAAAlABAAAAAAAAA==", doc.get("fill_value").asText());
+  }
+
+  @Test
+  void damagedSubarrayRecordsAreRefusedNamingTheKeyNeverAllocated(BufferAllocator allocator) {
+    MemoryStore store = new MemoryStore();
+    String fields = "[[\"a\", \"<f8\"], [\"v\", \"<i2\", [2]]]";
+    put(store, "s/.zarray", "{\"zarr_format\": 2, \"shape\": [3], \"chunks\": [2], \"dtype\": " + fields + ","
+        + " \"compressor\": null, \"fill_value\": null, \"order\": \"C\", \"filters\": null}");
+    store.set("s/0", ByteBuffer.wrap(new byte[23])); // two records are 24 bytes
+    ZarrArray array = Zarr.openArray(store, "s");
+    var e = assertThrows(dev.zarrow.error.ZarrException.class, () -> array.read(allocator).close());
+    assertTrue(e.getMessage().contains("s/0"), e.getMessage());
+    // a fill value of another record size
+    put(store, "f/.zarray", "{\"zarr_format\": 2, \"shape\": [3], \"chunks\": [2], \"dtype\": " + fields + ","
+        + " \"compressor\": null, \"fill_value\": \"AAAAAAAAAAAAAA==\", \"order\": \"C\", \"filters\": null}");
+    var fill = assertThrows(MetadataException.class, () -> Zarr.openArray(store, "f"));
+    assertTrue(fill.getMessage().contains("f/.zarray") && fill.getMessage().contains("/fill_value")
+        && fill.getMessage().contains("base64 of exactly 12 bytes, not 10"), fill.getMessage());
+    // a sub-array of 4096 x 4096 doubles (128 MiB a record) is refused at open, before any chunk is sized
+    put(store, "h/.zarray", "{\"zarr_format\": 2, \"shape\": [1000], \"chunks\": [1000], \"dtype\": [[\"v\", \"<f8\", [4096, 4096]]],"
+        + " \"compressor\": null, \"fill_value\": null, \"order\": \"C\", \"filters\": null}");
+    var huge = assertThrows(MetadataException.class, () -> Zarr.openArray(store, "h"));
+    assertTrue(huge.getMessage().contains("h/.zarray") && huge.getMessage().contains("/data_type/configuration/fields/0/data_type")
+        && huge.getMessage().contains("more than 16777216 bytes"), huge.getMessage());
+  }
+
+  @Test
   void aStructuredDtypeOfBothByteOrdersIsRefusedAtOpenNamingIt() {
     MemoryStore store = new MemoryStore();
     put(store, "s/.zarray", "{\"zarr_format\": 2, \"shape\": [3], \"chunks\": [2], \"dtype\": [[\"a\", \"<i4\"], [\"b\", \">f8\"]],"
@@ -205,5 +262,18 @@ class ZarrV2Test {
     assertEquals(Json.parse("[[\"a\", \"<i4\"], [\"b\", \"<f8\"]]", "d"), zarray.get("dtype"));
     assertEquals("AAAAAAAAAAAAAAAA", zarray.get("fill_value").asText());
     assertEquals(".", zarray.get("dimension_separator").asText(), "no key encoding given: v2's default, keys 0.0");
+  }
+
+  @Test
+  void subarrayFieldsMadeThroughTheApiAreWrittenAsNumpyShapedFields() {
+    MemoryStore store = new MemoryStore();
+    StructType struct = StructType.of(List.of(new StructType.Member("a", FixedType.FLOAT64),
+        new StructType.Member("m", SubarrayType.of(FixedType.INT32, 2, 3))));
+    Zarr.createArray(store, "s", ArraySpec.of(struct, 3).chunks(2).zarrFormat(2)
+        .serializer(NamedConfig.of("bytes", JsonNodeFactory.instance.objectNode().put("endian", "big"))));
+    var zarray = Json.parse(store.get("s/.zarray").orElseThrow(), "z");
+    assertEquals(Json.parse("[[\"a\", \">f8\"], [\"m\", \">i4\", [2, 3]]]", "d"), zarray.get("dtype"));
+    assertEquals(32, java.util.Base64.getDecoder().decode(zarray.get("fill_value").asText()).length);
+    assertThrows(MetadataException.class, () -> SubarrayType.of(FixedType.INT32, 2, 0));
   }
 }

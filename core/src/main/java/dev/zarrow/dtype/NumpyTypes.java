@@ -10,8 +10,8 @@ import java.util.List;
  * The fixed-size data types that numpy (and so Zarr v2) has beyond the core ones, as zarr-extensions
  * and zarr-python 3 name them: {@link NumpyTimeType} ({@code numpy.datetime64}, {@code numpy.timedelta64}),
  * {@link FixedUtf32Type} ({@code fixed_length_utf32}), {@link FixedBytesType} ({@code null_terminated_bytes},
- * {@code raw_bytes}) and {@link StructType} ({@code struct}, read also as {@code structured}). All are
- * serialized by {@code bytes}.
+ * {@code raw_bytes}) and {@link StructType} ({@code struct}, read also as {@code structured}), whose
+ * fields may also be {@link SubarrayType} ({@code zarrow.subarray}). All are serialized by {@code bytes}.
  */
 public final class NumpyTypes {
   private NumpyTypes() {}
@@ -48,7 +48,8 @@ public final class NumpyTypes {
   }
 
   /**
-   * The fixed-size type {@code metadata} names, core or numpy (a struct's field); anything else, a
+   * The fixed-size type {@code metadata} names, core or numpy, for a struct's field (which may also be a
+   * {@link SubarrayType}, a type only fields have) or a sub-array's element; anything else, a
    * variable-size type included, is a {@link MetadataException} at {@code pointer}.
    */
   static FixedWidthType fixedWidth(NamedConfig metadata, String pointer) {
@@ -56,10 +57,13 @@ public final class NumpyTypes {
     if (core.isPresent()) {
       return core.get();
     }
+    if (metadata.name().equals(SubarrayType.NAME)) {
+      return SubarrayType.fromMetadata(metadata, pointer);
+    }
     if (NAMES.contains(metadata.name())) {
       return numpyType(metadata);
     }
-    throw new MetadataException(pointer + ": a struct field needs a fixed-size data type, got " + metadata.name());
+    throw new MetadataException(pointer + ": a struct field or sub-array element needs a fixed-size data type, got " + metadata.name());
   }
 
   private static long lengthBytes(NamedConfig metadata) {

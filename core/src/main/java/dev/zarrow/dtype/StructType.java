@@ -37,7 +37,8 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  *
  * <p>The legacy name {@code structured} (zarr-python 3 before {@code struct}), with fields as
  * {@code [name, data_type]} pairs, is read too and written as {@code struct}. Field types are the core
- * fixed-size types and the fixed-size numpy types ({@link NumpyTypes}), nested structs included.
+ * fixed-size types and the fixed-size numpy types ({@link NumpyTypes}), nested structs included, and
+ * numpy's sub-array fields ({@link SubarrayType}).
  *
  * <p>Arrow form: a Struct (not nullable) of the fields' Arrow forms. Fill value: an object with each
  * field's fill value; a base64 string of the packed little-endian bytes (legacy) is read too.

@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  * {@code numpy.datetime64}/{@code numpy.timedelta64} ({@code unit}, {@code scale_factor}),
  * {@code null_terminated_bytes} ({@code |Sn}), {@code fixed_length_utf32} ({@code <Un}), {@code raw_bytes}
  * ({@code |Vn}) and {@code struct} (a list of {@code [name, dtype]}; written from {@code struct} and the
- * legacy {@code structured}, read as {@code struct}, the current name).
+ * legacy {@code structured}, read as {@code struct}, the current name), whose sub-array fields
+ * {@code [name, dtype, shape]} are fields of zarrow's {@code zarrow.subarray} type.
  */
 final class V2DataTypes {
   private static final Pattern SIMPLE = Pattern.compile("([<>|=])([a-zA-Z])([0-9]{1,9})?(?:\\[([0-9]{0,9})([a-zA-Zμ]+)\\])?");
@@ -30,6 +31,9 @@ final class V2DataTypes {
       java.util.Set.of("Y", "M", "W", "D", "h", "m", "s", "ms", "us", "μs", "ns", "ps", "fs", "as", "generic");
 
   private V2DataTypes() {}
+
+  /** The v3 data type of a numpy sub-array field (dev.zarrow.dtype.SubarrayType). */
+  private static final String SUBARRAY = "zarrow.subarray";
 
   /**
    * A v2 {@code dtype} read: the v3 data type (null for {@code |O}, whose type the object codec gives),
@@ -114,16 +118,13 @@ final class V2DataTypes {
     }
     ArrayNode out = JsonNodeFactory.instance.arrayNode();
     String endian = null;
-    int size = 0;
+    long size = 0;
     java.util.Set<String> names = new java.util.HashSet<>();
     for (int i = 0; i < fields.size(); i++) {
       JsonNode field = fields.get(i);
       String at = pointer + "/" + i;
       if (!field.isArray() || field.size() < 2 || field.size() > 3 || !field.get(0).isTextual()) {
         throw new MetadataException(at + ": expected [name, dtype] or [name, dtype, shape]");
-      }
-      if (field.size() == 3) {
-        throw new UnsupportedExtensionException(at + ": fields with a shape (subarrays) are not supported");
       }
       if (!names.add(field.get(0).textValue())) {
         throw new MetadataException(at + ": field name \"" + field.get(0).textValue() + "\" is repeated");
@@ -132,6 +133,9 @@ final class V2DataTypes {
       if (type.kind() == Kind.OBJECT) {
         throw new UnsupportedExtensionException(at + ": object fields are not supported");
       }
+      if (field.size() == 3) {
+        type = subarray(type, field.get(2), at + "/2");
+      }
       if (type.endian() != null) {
         if (endian != null && !endian.equals(type.endian())) {
           throw new UnsupportedExtensionException(at + ": structured dtype " + Json.compact(fields)
@@ -139,12 +143,44 @@ final class V2DataTypes {
         }
         endian = type.endian();
       }
-      size = Math.addExact(size, type.itemSize());
+      size += type.itemSize();
+      if (size > Integer.MAX_VALUE) {
+        throw new MetadataException(pointer + ": a record of more than 2^31-1 bytes");
+      }
       out.addObject().put("name", field.get(0).textValue()).set("data_type", type.dataType().toJson());
     }
     ObjectNode config = JsonNodeFactory.instance.objectNode();
     config.set("fields", out);
-    return new Parsed(NamedConfig.of("struct", config), endian, size, Kind.BYTES);
+    return new Parsed(NamedConfig.of("struct", config), endian, (int) size, Kind.BYTES);
+  }
+
+  /**
+   * A field's sub-array ({@code ["v", "<i2", [2, 3]]}): {@code zarrow.subarray} of the field's type. numpy
+   * writes the shape as a list; a bare integer means one dimension, as numpy reads it. The extents are
+   * checked here as far as the item size goes (at least 1, the record no larger than 2^31-1 bytes), the
+   * rest when the type is resolved.
+   */
+  private static Parsed subarray(Parsed element, JsonNode shape, String pointer) {
+    JsonNodeFactory f = JsonNodeFactory.instance;
+    ArrayNode extents = shape.isIntegralNumber() ? f.arrayNode().add(shape) : shape.isArray() ? (ArrayNode) shape : null;
+    if (extents == null || extents.isEmpty()) {
+      throw new MetadataException(pointer + ": a field's shape is a non-empty list of extents, got " + Json.compact(shape));
+    }
+    long size = element.itemSize();
+    for (int d = 0; d < extents.size(); d++) {
+      JsonNode e = extents.get(d);
+      if (!e.isIntegralNumber() || !e.canConvertToLong() || e.longValue() < 1) {
+        throw new MetadataException(pointer + "/" + d + ": an extent must be a positive integer, got " + Json.compact(e));
+      }
+      size = e.longValue() > Integer.MAX_VALUE ? Long.MAX_VALUE : size * e.longValue();
+      if (size > Integer.MAX_VALUE) {
+        throw new MetadataException(pointer + ": a field of shape " + Json.compact(extents) + " is larger than 2^31-1 bytes");
+      }
+    }
+    ObjectNode config = f.objectNode();
+    config.set("data_type", element.dataType().toJson());
+    config.set("shape", extents.deepCopy());
+    return new Parsed(NamedConfig.of(SUBARRAY, config), element.endian(), (int) size, element.kind());
   }
 
   /**
@@ -181,8 +217,15 @@ final class V2DataTypes {
           JsonNode field = fields.get(i);
           boolean pair = field.isArray();
           JsonNode type = pair ? field.path(1) : field.path("data_type");
-          out.addArray().add(pair ? field.path(0).asText() : field.path("name").asText())
-              .add(toV2(NamedConfig.parse(type, pointer + "/configuration/fields/" + i + "/data_type"), endian, pointer));
+          String at = pointer + "/configuration/fields/" + i + "/data_type";
+          NamedConfig fieldType = NamedConfig.parse(type, at);
+          ArrayNode v2Field = out.addArray().add(pair ? field.path(0).asText() : field.path("name").asText());
+          if (fieldType.name().equals(SUBARRAY)) { // [name, element dtype, shape]
+            v2Field.add(toV2(NamedConfig.parse(fieldType.config().path("data_type"), at + "/configuration/data_type"), endian, pointer))
+                .add(fieldType.config().path("shape").deepCopy());
+          } else {
+            v2Field.add(toV2(fieldType, endian, pointer));
+          }
         }
         return out;
       }

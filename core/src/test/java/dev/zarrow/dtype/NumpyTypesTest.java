@@ -43,6 +43,18 @@ class NumpyTypesTest {
       + "{\"name\":\"id\",\"data_type\":\"int32\"},{\"name\":\"flag\",\"data_type\":\"uint8\"},"
       + "{\"name\":\"t\",\"data_type\":" + DATETIME_NS + "},{\"name\":\"s\",\"data_type\":" + UTF32_3 + "}]}}";
 
+  static String subarray(String element, String shape) {
+    return "{\"name\":\"zarrow.subarray\",\"configuration\":{\"data_type\":" + element + ",\"shape\":" + shape + "}}";
+  }
+
+  /** numpy's [("a", "<f8"), ("v", "<i2", (2,)), ("m", "<i4", (2, 3)), ("p", [("x", "<f4"), ("y", "|u1")], (2,))]. */
+  static final String POINT = "{\"name\":\"struct\",\"configuration\":{\"fields\":["
+      + "{\"name\":\"x\",\"data_type\":\"float32\"},{\"name\":\"y\",\"data_type\":\"uint8\"}]}}";
+  static final String SUBARRAYS = "{\"name\":\"struct\",\"configuration\":{\"fields\":["
+      + "{\"name\":\"a\",\"data_type\":\"float64\"},{\"name\":\"v\",\"data_type\":" + subarray("\"int16\"", "[2]") + "},"
+      + "{\"name\":\"m\",\"data_type\":" + subarray("\"int32\"", "[2,3]") + "},"
+      + "{\"name\":\"p\",\"data_type\":" + subarray(POINT, "[2]") + "}]}}";
+
   private static final List<String> NOT_TIME = List.of("null", "1.5", "1e3", "\"nat\"", "\"1\"", "[1]", "{}", "true", "9223372036854775808");
 
   @Nested
@@ -111,6 +123,69 @@ class NumpyTypesTest {
     @Override protected Map<String, String> fillBytes() {
       return Map.of("{\"id\":1,\"flag\":2,\"t\":3,\"s\":\"a\"}", "01000000" + "02" + "0300000000000000" + "61000000" + "0".repeat(16));
     }
+  }
+
+  @Nested
+  class StructWithSubarrays extends DataTypeContract {
+    @Override protected DataType type() { return NumpyTypesTest.type(SUBARRAYS); }
+    @Override protected List<String> canonicalFills() {
+      return List.of("{\"a\":0.0,\"v\":[0,0],\"m\":[[0,0,0],[0,0,0]],\"p\":[{\"x\":0.0,\"y\":0},{\"x\":0.0,\"y\":0}]}",
+          "{\"a\":1.5,\"v\":[1,-2],\"m\":[[1,2,3],[4,5,6]],\"p\":[{\"x\":1.0,\"y\":2},{\"x\":3.0,\"y\":255}]}");
+    }
+    @Override protected List<String> badFills() {
+      String p = ",\"p\":[{\"x\":0,\"y\":0},{\"x\":0,\"y\":0}]}";
+      return List.of("null", "0", "{\"a\":0,\"v\":0,\"m\":[[0,0,0],[0,0,0]]" + p, "{\"a\":0,\"v\":[0],\"m\":[[0,0,0],[0,0,0]]" + p,
+          "{\"a\":0,\"v\":[0,0],\"m\":[0,0,0,0,0,0]" + p, "{\"a\":0,\"v\":[0,0],\"m\":[[0,0,0],[0,0]]" + p,
+          "{\"a\":0,\"v\":[0,70000],\"m\":[[0,0,0],[0,0,0]]" + p);
+    }
+    @Override protected Map<String, String> fillBytes() {
+      return Map.of("{\"a\":1.5,\"v\":[1,-2],\"m\":[[1,2,3],[4,5,6]],\"p\":[{\"x\":1.0,\"y\":2},{\"x\":3.0,\"y\":255}]}",
+          "000000000000f83f" + "0100feff" + "010000000200000003000000040000000500000006000000" + "0000803f02" + "00004040ff");
+    }
+  }
+
+  @Test
+  void subarrayFieldsAreNestedFixedSizeListsOfTheirElements(BufferAllocator allocator) {
+    StructType t = (StructType) type(SUBARRAYS);
+    assertEquals(8 + 4 + 24 + 10, t.byteWidth());
+    assertArrayEquals(new int[] {8, 2, 2, 4, 4, 4, 4, 4, 4, 4, 1, 4, 1}, t.swapUnits());
+    var m = t.field("r").getChildren().get(2);
+    assertEquals(new ArrowType.FixedSizeList(2), m.getType());
+    assertEquals(new ArrowType.FixedSizeList(3), m.getChildren().get(0).getType());
+    assertEquals(new ArrowType.Int(32, true), m.getChildren().get(0).getChildren().get(0).getType());
+    assertEquals(ArrowType.Struct.INSTANCE, t.field("r").getChildren().get(3).getChildren().get(0).getType());
+    byte[] bytes = Vectors.unhex("000000000000f83f 0100feff 010000000200000003000000 040000000500000006000000 0000803f02 0000404007"
+        + "000000000000f0bf 0700f9ff ffffffff0000000000000000 000000000000000009000000 000080bf00 0000000001");
+    try (FieldVector v = Vectors.fromBytes(t, bytes, allocator)) {
+      StructVector s = (StructVector) v;
+      assertEquals(2, s.getValueCount());
+      assertEquals("[1,-2]", s.getChild("v").getObject(0).toString());
+      assertEquals("[[-1,0,0],[0,0,9]]", s.getChild("m").getObject(1).toString());
+      assertEquals("[{\"x\":1.0,\"y\":2},{\"x\":3.0,\"y\":7}]", s.getChild("p").getObject(0).toString());
+      assertArrayEquals(bytes, Vectors.bytes(t, v));
+    }
+  }
+
+  @Test
+  void badSubarraysNameTheKeyAndTheReason() {
+    Map<String, String> cases = Map.ofEntries(
+        Map.entry(subarray("\"int16\"", "[]"), "/fields/0/data_type/configuration/shape: a sub-array needs at least one dimension"),
+        Map.entry(subarray("\"int16\"", "[2,0]"), "/fields/0/data_type/configuration/shape/1: an extent must be in [1, 16777216], got 0"),
+        Map.entry(subarray("\"int16\"", "[-3]"), "/fields/0/data_type/configuration/shape/0: an extent must be in"),
+        Map.entry(subarray("\"float64\"", "[2147483647,2147483647]"), "/fields/0/data_type/configuration/shape/0: an extent must be in"),
+        Map.entry(subarray("\"float64\"", "[4096,4096]"), "/fields/0/data_type/configuration/shape: a sub-array of [4096, 4096] float64"),
+        Map.entry(subarray("\"int16\"", "2"), "/fields/0/data_type/configuration/shape: a sub-array needs a list of extents"),
+        Map.entry(subarray("\"int16\"", "[1.5]"), "/fields/0/data_type/configuration/shape/0: an extent must be an integer"),
+        Map.entry(subarray("\"string\"", "[2]"), "/fields/0/data_type/configuration/data_type: a struct field or sub-array element needs a fixed-size"),
+        Map.entry(subarray(subarray("\"int8\"", "[2]"), "[2]"), "/fields/0/data_type/configuration/data_type: a sub-array of sub-arrays"),
+        Map.entry("{\"name\":\"zarrow.subarray\",\"configuration\":{\"data_type\":\"int8\",\"shape\":[2],\"order\":\"F\"}}",
+            "/fields/0/data_type/configuration/order: unknown option"),
+        Map.entry("{\"name\":\"zarrow.subarray\",\"configuration\":{\"shape\":[2]}}", "/fields/0/data_type/configuration/data_type: missing"));
+    cases.forEach((field, message) -> {
+      String json = "{\"name\":\"struct\",\"configuration\":{\"fields\":[{\"name\":\"a\",\"data_type\":" + field + "}]}}";
+      var e = assertThrows(MetadataException.class, () -> type(json), json);
+      assertTrue(e.getMessage().contains(message), json + ": " + e.getMessage());
+    });
   }
 
   @Test

@@ -46,6 +46,10 @@ class V2MetadataTest {
       "\"<U3\"; {\"name\":\"fixed_length_utf32\",\"configuration\":{\"length_bytes\":12}}; little",
       "\"|V4\"; {\"name\":\"raw_bytes\",\"configuration\":{\"length_bytes\":4}}; ",
       "[[\"a\", \"<i4\"], [\"b\", \"<f8\"]]; {\"name\":\"struct\",\"configuration\":{\"fields\":[{\"name\":\"a\",\"data_type\":\"int32\"},{\"name\":\"b\",\"data_type\":\"float64\"}]}}; little",
+      "[[\"a\", \"<f8\"], [\"v\", \"<i2\", [2]]]; {\"name\":\"struct\",\"configuration\":{\"fields\":[{\"name\":\"a\",\"data_type\":\"float64\"},{\"name\":\"v\",\"data_type\":{\"name\":\"zarrow.subarray\",\"configuration\":{\"data_type\":\"int16\",\"shape\":[2]}}}]}}; little",
+      "[[\"m\", \">i4\", [2, 3]], [\"n\", \">f8\"]]; {\"name\":\"struct\",\"configuration\":{\"fields\":[{\"name\":\"m\",\"data_type\":{\"name\":\"zarrow.subarray\",\"configuration\":{\"data_type\":\"int32\",\"shape\":[2,3]}}},{\"name\":\"n\",\"data_type\":\"float64\"}]}}; big",
+      "[[\"p\", [[\"x\", \"<f4\"], [\"y\", \"|u1\"]], [2]]]; {\"name\":\"struct\",\"configuration\":{\"fields\":[{\"name\":\"p\",\"data_type\":{\"name\":\"zarrow.subarray\",\"configuration\":{\"data_type\":{\"name\":\"struct\",\"configuration\":{\"fields\":[{\"name\":\"x\",\"data_type\":\"float32\"},{\"name\":\"y\",\"data_type\":\"uint8\"}]}},\"shape\":[2]}}}]}}; little",
+      "[[\"c\", \"|S2\", [3]]]; {\"name\":\"struct\",\"configuration\":{\"fields\":[{\"name\":\"c\",\"data_type\":{\"name\":\"zarrow.subarray\",\"configuration\":{\"data_type\":{\"name\":\"null_terminated_bytes\",\"configuration\":{\"length_bytes\":2}},\"shape\":[3]}}}]}}; ",
   })
   void dtypesMapToV3TypesAndBack(String dtype, String v3, String endian) {
     ArrayMetadata m = parse(zarray(dtype, ""));
@@ -340,6 +344,30 @@ class V2MetadataTest {
     ArrayMetadata old = new ArrayMetadata(m.shape(), NamedConfig.parse(legacy, "t"), m.chunkGrid(), m.chunkKeyEncoding(),
         m.fillValue(), m.codecs(), m.attributes(), null, null, null, 2);
     assertEquals(dtype, V2Metadata.toZarray(old).get("dtype"));
+  }
+
+  @Test
+  void aSubarrayShapeGivenAsOneIntegerIsOneDimension() {
+    ArrayMetadata m = parse(zarray("[[\"v\", \"<i2\", 2]]", ""));
+    assertEquals(Json.parse("[2]", "s"), m.dataType().config().path("fields").path(0).path("data_type").path("configuration").path("shape"));
+    assertEquals(Json.parse("[[\"v\", \"<i2\", [2]]]", "d"), V2Metadata.toZarray(m).get("dtype"));
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = ';', value = {
+      "[[\"a\", \"<f8\"], [\"v\", \"<i2\", [0]]]; /dtype/1/2/0: an extent must be a positive integer, got 0",
+      "[[\"v\", \"<i2\", [2, -1]]]; /dtype/0/2/1: an extent must be a positive integer, got -1",
+      "[[\"v\", \"<i2\", []]]; /dtype/0/2: a field's shape is a non-empty list of extents, got []",
+      "[[\"v\", \"<i2\", \"2\"]]; /dtype/0/2: a field's shape is a non-empty list of extents",
+      "[[\"v\", \"<i2\", [1.5]]]; /dtype/0/2/0: an extent must be a positive integer, got 1.5",
+      "[[\"v\", \"<f8\", [2147483647, 2147483647]]]; /dtype/0/2: a field of shape [2147483647,2147483647] is larger than 2^31-1 bytes",
+      "[[\"v\", \"<f8\", [99999999999999999999]]]; /dtype/0/2/0: an extent must be a positive integer",
+      "[[\"a\", \"<f8\", [200000000]], [\"b\", \"<f8\", [200000000]]]; /dtype: a record of more than 2^31-1 bytes",
+  })
+  void badSubarrayFieldsNameTheKeyAndTheReason(String dtype, String message) {
+    MetadataException e = assertThrows(MetadataException.class, () -> parse(zarray(dtype, "")));
+    assertTrue(e.getMessage().contains(message), e.getMessage());
+    assertTrue(e.getMessage().contains(".zarray"), e.getMessage());
   }
 
   @Test
