@@ -47,9 +47,8 @@ import picocli.CommandLine.Parameters;
  * {@code zarrow copy SRC SRC_PATH DST DST_PATH [--codec C]... [--chunks S] [--shards S|none] [--zarr-format 2|3]}:
  * rewrites an array, as Zarr v3 unless {@code --zarr-format 2} (a v2 source becomes v3 by default),
  * into another place (another store, or another path of the same one), with the same metadata unless
- * the options change the chunking or the codecs (a group's arrays keep their chunks and shards, but
- * {@code --shards none} unshards every sharded array, as Zarr v2 needs). An array at the destination is
- * replaced; a group, the root or anything else only with {@code --overwrite} ({@link Destination}). The copy is written
+ * the options change the chunking or the codecs. An array at the destination is replaced; a group, the
+ * root or anything else only with {@code --overwrite} ({@link Destination}). The copy is written
  * through {@link NodeWriter}: beside the old array, swapped in once complete, so that a copy that fails
  * or is killed leaves the old array (or nothing), never a part of the new one.
  *
@@ -98,7 +97,7 @@ final class CopyCommand extends ZarrowCommand {
   @Option(names = "--chunks", paramLabel = "SHAPE", description = "The new chunk shape (inner chunks when sharded), e.g. 100,100.")
   String chunks;
 
-  @Option(names = "--shards", paramLabel = "SHAPE", description = "Shard with this shard shape (a multiple of the chunk shape), or 'none' to unshard (with a group: every sharded array).")
+  @Option(names = "--shards", paramLabel = "SHAPE", description = "Shard with this shard shape (a multiple of the chunk shape), or 'none' to unshard.")
   String shards;
 
   @Option(names = "--zarr-format", paramLabel = "N", defaultValue = "3",
@@ -156,9 +155,9 @@ final class CopyCommand extends ZarrowCommand {
       checkProbes(array);
       return List.of(new Item("", array, newMetadata(array, to, options, true), null, true));
     }
-    if (chunks != null || (shards != null && !shards.equals("none"))) { // --shards none: unshard every sharded array
+    if (chunks != null || shards != null) {
       throw usage((chunks != null ? "--chunks" : "--shards") + ": '" + show(node.path()) + "' is a group, whose arrays keep"
-          + " their own chunks and shards (--shards none unshards them all); copy an array alone to change them");
+          + " their own chunks and shards; copy an array alone to change them");
     }
     if (!codecs.isEmpty()) {
       try {
@@ -327,11 +326,10 @@ final class CopyCommand extends ZarrowCommand {
       return V2Metadata.asV2(metadata);
     } catch (ZarrException e) {
       String hint = v2Options(metadata);
-      boolean inGroup = !in.path().equals(nodePath(sourcePath));
       throw usage("--zarr-format 2: " + Main.oneLine(e.getMessage()) + " in array '" + show(in.path()) + "'" + (hint == null
           ? " (choose codecs Zarr v2 can store with --codec, --shards none)"
-          : "; Zarr v2 can store it copied with " + hint + (inGroup && hint.contains("--codec")
-              ? " (--codec applies to every array of the group it fits; or copy that array alone)" : "")));
+          : "; Zarr v2 can store it copied with " + hint + (hint.contains("--shards") && !in.path().equals(nodePath(sourcePath))
+              ? " (copy that array alone: --shards is for one array)" : "")));
     }
   }
 
