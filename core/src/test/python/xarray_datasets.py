@@ -161,7 +161,30 @@ def odd(path):
     zarr.consolidate_metadata(store)
 
 
-DATASETS = {"reanalysis": reanalysis, "stations": stations, "curvilinear": curvilinear, "odd": odd}
+def unsigned(path):
+    """_Unsigned (signed bytes meaning unsigned ones, as netCDF 3 files have them) and a timedelta."""
+    times = pd.date_range("2022-03-01", periods=6, freq="H")
+    ds = xr.Dataset(
+        {
+            # -1 is 255, the fill; -128 is 128
+            "flag": (("time", "cell"), np.array([0, 1, -1, -128, 127, -2] * 4, dtype="int8").reshape(6, 4),
+                     {"_FillValue": np.int8(-1)}),
+            "raw": (("time", "cell"), np.array([0, 1, -1, -128, 127, -2] * 4, dtype="int8").reshape(6, 4)),
+            # units naming a unit alone: a timedelta; -999 is missing
+            "lead": (("time",), np.array([0, 6, 12, -999, 48, -3], dtype="int32"),
+                     {"units": "hours", "_FillValue": np.int32(-999)}),
+            "wait": (("time",), np.array([1.5, 0.25, np.nan, 3, 0, 2], dtype="float64"), {"units": "days"}),
+        },
+        coords={"time": times},
+    )
+    ds.to_zarr(path, mode="w", encoding={"flag": {"chunks": (4, 3)}, "raw": {"chunks": (4, 3)}}, consolidated=False)
+    group = zarr.open_group(path, mode="a")
+    for name in ("flag", "raw"):
+        group[name].attrs["_Unsigned"] = "true"  # xarray writes it for netCDF 3 only
+    zarr.consolidate_metadata(path)
+
+
+DATASETS = {"reanalysis": reanalysis, "stations": stations, "curvilinear": curvilinear, "odd": odd, "unsigned": unsigned}
 
 
 def value(v):
@@ -184,7 +207,10 @@ def table(ds):
     for c in df.columns:
         col = df[c]
         out["dtypes"][str(c)] = str(col.dtype)
-        if np.issubdtype(col.dtype, np.datetime64):
+        if np.issubdtype(col.dtype, np.timedelta64):
+            ns = col.values.astype("timedelta64[ns]").astype("int64")
+            out["values"][str(c)] = [None if t else int(n) for n, t in zip(ns, pd.isnull(col.values))]
+        elif np.issubdtype(col.dtype, np.datetime64):
             ns = col.values.astype("datetime64[ns]").astype("int64")
             out["values"][str(c)] = [None if t else int(n) for n, t in zip(ns, pd.isnull(col.values))]
         else:

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Function;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -248,7 +249,41 @@ public final class CodecPipeline {
    */
   public FieldVector decode(ByteSource source, BufferAllocator allocator) {
     checkStoredSize(source);
-    return decode(source.readAll(), allocator);
+    return withStored(source, allocator, bytes -> decode(bytes, allocator));
+  }
+
+  /**
+   * {@code decode} applied to the whole stored value of {@code source}. When no decoded chunk can keep
+   * the stored bytes (the first bytes codec decompresses into memory of the chunk's own, see {@link
+   * #decodeRaw}), a file's bytes are read into a temporary of {@code allocator}'s, freed as soon as
+   * {@code decode} returns: not into a direct buffer that only a GC frees, which a small heap rarely
+   * runs, so that a stream of chunks would hold the stored bytes of every chunk read since the last GC.
+   * Otherwise the bytes are read into memory of their own, which the decoded chunk may wrap.
+   */
+  private <T> T withStored(ByteSource source, BufferAllocator allocator, Function<ByteBuffer, T> decode) {
+    return withStored(source, allocator, rawLayout && !bytesCodecs.isEmpty() && decodedSizes[0] > 0, decode);
+  }
+
+  /** As {@link #withStored(ByteSource, BufferAllocator, java.util.function.Function)}; {@code consumed}: nothing {@code decode} returns keeps the stored bytes. */
+  private <T> T withStored(
+      ByteSource source, BufferAllocator allocator, boolean consumed, Function<ByteBuffer, T> decode) {
+    if (!consumed) {
+      return decode.apply(source.readAll());
+    }
+    try (BufferAllocator temp = Buffers.temporaryAllocator(allocator, "CodecPipeline: stored bytes")) {
+      ArrowBuf[] lent = new ArrowBuf[1];
+      try {
+        ByteBuffer stored = source.readAll(size -> {
+          lent[0] = Buffers.allocateUninitialized(temp, size);
+          return Buffers.view(lent[0], 0, size);
+        });
+        return decode.apply(stored);
+      } finally {
+        if (lent[0] != null) {
+          lent[0].close();
+        }
+      }
+    }
   }
 
   /** Decodes stored bytes into a chunk of {@code spec().size()} elements owned by the caller. */
@@ -321,7 +356,8 @@ public final class CodecPipeline {
       }
       return out;
     }
-    return PartialCoding.decodeRegion(bytes -> decode(bytes, allocator), source, spec, region, allocator);
+    FieldVector chunk = withStored(source, allocator, bytes -> decode(bytes, allocator));
+    return PartialCoding.region(chunk, spec, region, allocator);
   }
 
   /**
@@ -355,7 +391,7 @@ public final class CodecPipeline {
   public void verify(ByteSource source, BufferAllocator allocator) {
     checkStoredSize(source);
     if (!serializerOnly()) {
-      decode(source.readAll(), allocator).close();
+      withStored(source, allocator, bytes -> decode(bytes, allocator)).close();
       return;
     }
     decodePieces(source, Box.of(spec.shape()), allocator).close();
@@ -405,26 +441,22 @@ public final class CodecPipeline {
         first += outStart[d] * strides[d];
       }
       ByteBuffer target = Regions.view(out, first, count);
-      ArrowBuf[] lent = new ArrowBuf[1];
-      try {
-        ByteBuffer bytes = scratch == null ? source.readAll() : source.readAll(size -> {
-          lent[0] = scratch.take(size);
-          return lent[0].nioBuffer(0, Math.toIntExact(lent[0].capacity()));
+      if (scratch == null) {
+        withStored(source, allocator, true, bytes -> {
+          decodeStraightInto(bytes, target);
+          return null;
         });
-        for (int i = bytesCodecs.size() - 1; i >= 1; i--) {
-          bytes = decodeBytes(i, bytes);
-        }
-        if (bytesCodecs.isEmpty()) {
-          if (bytes.remaining() != target.remaining()) {
-            throw new CorruptChunkException("a " + spec + " is " + target.remaining() + " bytes, got " + bytes.remaining());
+      } else {
+        ArrowBuf[] lent = new ArrowBuf[1];
+        try {
+          decodeStraightInto(source.readAll(size -> {
+            lent[0] = scratch.take(size);
+            return lent[0].nioBuffer(0, Math.toIntExact(lent[0].capacity()));
+          }), target);
+        } finally {
+          if (lent[0] != null) {
+            scratch.give(lent[0]);
           }
-          target.put(0, bytes, bytes.position(), bytes.remaining());
-        } else {
-          bytesCodecs.get(0).decodeInto(bytes, target);
-        }
-      } finally {
-        if (lent[0] != null) {
-          scratch.give(lent[0]);
         }
       }
       Regions.setBits(out.getValidityBuffer(), first, count);
@@ -438,9 +470,27 @@ public final class CodecPipeline {
       }
     } else {
       // A part of the chunk, or a layout to convert: the codecs decode into their own buffers, the part is copied.
-      try (FieldVector chunk = decodeBuffered(source.readAll(), allocator)) {
-        Regions.copyInto(chunk, chunkShape, region, out, outShape, outStart);
+      withStored(source, allocator, true, bytes -> {
+        try (FieldVector chunk = decode(bytes, allocator)) {
+          Regions.copyInto(chunk, chunkShape, region, out, outShape, outStart);
+        }
+        return null;
+      });
+    }
+  }
+
+  /** The stored {@code bytes} of a whole chunk of the raw layout decoded into {@code target}, its Arrow data. */
+  private void decodeStraightInto(ByteBuffer bytes, ByteBuffer target) {
+    for (int i = bytesCodecs.size() - 1; i >= 1; i--) {
+      bytes = decodeBytes(i, bytes);
+    }
+    if (bytesCodecs.isEmpty()) {
+      if (bytes.remaining() != target.remaining()) {
+        throw new CorruptChunkException("a " + spec + " is " + target.remaining() + " bytes, got " + bytes.remaining());
       }
+      target.put(0, bytes, bytes.position(), bytes.remaining());
+    } else {
+      bytesCodecs.get(0).decodeInto(bytes, target);
     }
   }
 

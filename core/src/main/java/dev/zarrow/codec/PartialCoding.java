@@ -15,7 +15,11 @@ final class PartialCoding {
 
   static FieldVector decodeRegion(
       Function<ByteBuffer, FieldVector> decode, ByteSource source, ChunkSpec spec, Box region, BufferAllocator allocator) {
-    FieldVector chunk = decode.apply(source.readAll());
+    return region(decode.apply(source.readAll()), spec, region, allocator);
+  }
+
+  /** {@code region} of a whole decoded {@code chunk}, which this takes over: the chunk itself or a new extract. */
+  static FieldVector region(FieldVector chunk, ChunkSpec spec, Box region, BufferAllocator allocator) {
     if (region.covers(spec.shape())) {
       return chunk;
     }

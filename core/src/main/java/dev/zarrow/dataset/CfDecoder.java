@@ -32,14 +32,18 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 
 /**
- * CF decoding of one variable, as xarray's default {@code decode_cf} does it, in its order: values
- * equal to {@code _FillValue} or {@code missing_value} become null (a float NaN too when the fill is
+ * CF decoding of one variable, as xarray's default {@code decode_cf} does it, in its order: integers
+ * with {@code _Unsigned: "true"} (signed stored) or {@code "false"} (unsigned stored) read with the
+ * other signedness, their fill values too; values equal to {@code _FillValue} or {@code missing_value} become null (a float NaN too when the fill is
  * NaN); {@code scale_factor}/{@code add_offset} unpack to floating point (float32 where xarray picks it:
  * float32 data, integers of at most 16 bits that are masked or have no {@code add_offset}; float64
  * otherwise; computed in that type, as numpy does);
  * {@code units: "<unit> since <date>"} with calendar {@code standard}, {@code gregorian}, {@code
  * proleptic_gregorian} or none becomes an Arrow Timestamp (microseconds, or nanoseconds for nanosecond
  * units; no time zone: the reference date's offset is applied, as xarray's naive datetimes are UTC);
+ * {@code units} that name a unit alone ({@code days}, {@code hours}, {@code minutes}, {@code seconds},
+ * {@code milliseconds}, {@code microseconds}, {@code nanoseconds}: xarray's timedeltas) become an Arrow
+ * Duration (microseconds, or nanoseconds for nanoseconds);
  * int8 with attribute {@code dtype: "bool"} becomes bool. {@code |S} bytes become utf8 (trailing NULs
  * dropped, as numpy does). Other calendars stay numbers; the attributes say what they mean.
  *
@@ -57,6 +61,9 @@ final class CfDecoder {
 
   private enum Kind { SAME, SCALED, TIME, BOOL, STRING }
 
+  private static final java.util.Set<String> TIMEDELTA_UNITS =
+      java.util.Set.of("days", "hours", "minutes", "seconds", "milliseconds", "microseconds", "nanoseconds");
+
   private final String name;
   private final Kind kind;
   private final Field field;
@@ -65,9 +72,11 @@ final class CfDecoder {
   private final double scale;
   private final double offset;
   private final boolean float32;
-  /** Time: output units per stored unit, and the reference date in output units. */
+  /** Time: output units per stored unit, and the reference date in output units (0 for a timedelta). */
   private final long perUnit;
   private final long epoch;
+  /** {@code _Unsigned}: the integer type the stored bits are read as (the other signedness), or null. */
+  private ArrowType.Int reinterpret;
 
   private CfDecoder(String name, Kind kind, Field field, double[] fills, double scale, double offset, boolean float32,
       long perUnit, long epoch) {
@@ -100,7 +109,21 @@ final class CfDecoder {
     if (raw || !numeric) {
       return new CfDecoder(what, Kind.SAME, field(variable, type, stored.isNullable(), metadata), new double[0], 1, 0, false, 0, 0);
     }
+    // _Unsigned (netCDF's convention, decoded first as xarray does): the stored integers' bits read with
+    // the other signedness, the fill values too
+    ArrowType.Int reinterpret = null;
+    JsonNode unsigned = attrs.get("_Unsigned");
+    if (type instanceof ArrowType.Int i && unsigned != null && unsigned.isTextual()
+        && unsigned.textValue().equals(i.getIsSigned() ? "true" : "false")) {
+      reinterpret = new ArrowType.Int(i.getBitWidth(), !i.getIsSigned());
+      type = reinterpret;
+    }
     double[] fills = fills(variable, attrs, what);
+    if (reinterpret != null) {
+      for (int k = 0; k < fills.length; k++) {
+        fills[k] = reinterpreted(fills[k], reinterpret);
+      }
+    }
     boolean masks = fills.length > 0;
     JsonNode scaleNode = attrs.get("scale_factor");
     JsonNode offsetNode = attrs.get("add_offset");
@@ -125,7 +148,13 @@ final class CfDecoder {
     JsonNode calendar = attrs.get("calendar");
     String cal = calendar == null || !calendar.isTextual() ? "standard" : calendar.textValue().toLowerCase(Locale.ROOT);
     Matcher since = units != null && units.isTextual() ? SINCE.matcher(units.textValue()) : null;
-    if (since != null && since.matches() && (cal.equals("standard") || cal.equals("gregorian") || cal.equals("proleptic_gregorian"))) {
+    if (units != null && units.isTextual() && TIMEDELTA_UNITS.contains(units.textValue())) {
+      // xarray's timedelta: units that name a unit alone (exactly as xarray's TIME_UNITS spell them)
+      TimeUnit unit = units.textValue().equals("nanoseconds") ? TimeUnit.NANOSECOND : TimeUnit.MICROSECOND;
+      perUnit = unitMicros(units.textValue(), what, units.textValue()) * (unit == TimeUnit.NANOSECOND ? 1000 : 1);
+      out = new ArrowType.Duration(unit);
+      kind = Kind.TIME;
+    } else if (since != null && since.matches() && (cal.equals("standard") || cal.equals("gregorian") || cal.equals("proleptic_gregorian"))) {
       TimeUnit unit = since.group(1).toLowerCase(Locale.ROOT).startsWith("nanosecond") ? TimeUnit.NANOSECOND : TimeUnit.MICROSECOND;
       long perMicro = unit == TimeUnit.NANOSECOND ? 1000 : 1;
       perUnit = unitMicros(since.group(1), what, units.textValue()) * perMicro;
@@ -146,8 +175,25 @@ final class CfDecoder {
       kind = Kind.BOOL;
       out = ArrowType.Bool.INSTANCE;
     }
-    return new CfDecoder(what, kind, field(variable, out, masks || stored.isNullable(), metadata), fills, scale, offset, float32,
-        perUnit, epoch);
+    CfDecoder decoder = new CfDecoder(what, kind, field(variable, out, masks || stored.isNullable(), metadata), fills, scale,
+        offset, float32, perUnit, epoch);
+    decoder.reinterpret = reinterpret;
+    return decoder;
+  }
+
+  /** {@code fill} as the integer of type {@code to} with the same bits as the stored one (numpy's cast). */
+  private static double reinterpreted(double fill, ArrowType.Int to) {
+    if (Double.isNaN(fill) || Double.isInfinite(fill)) {
+      return fill;
+    }
+    int bits = to.getBitWidth();
+    long v = (long) fill;
+    if (bits == 64) {
+      return to.getIsSigned() ? (double) v : (v >= 0 ? (double) v : (double) (v >>> 1) * 2 + (v & 1));
+    }
+    long mask = (1L << bits) - 1;
+    long u = v & mask;
+    return to.getIsSigned() && u >= 1L << (bits - 1) ? u - (1L << bits) : u;
   }
 
   private static Field field(Variable variable, ArrowType type, boolean nullable, Map<String, String> metadata) {
@@ -279,7 +325,8 @@ final class CfDecoder {
    * the caller owns what is returned. A time out of the Timestamp's range is a {@link
    * dev.zarrow.error.CorruptChunkException}-like {@link MetadataException} naming the array.
    */
-  FieldVector decode(FieldVector raw, BufferAllocator allocator) {
+  FieldVector decode(FieldVector stored, BufferAllocator allocator) {
+    FieldVector raw = reinterpret == null ? stored : retyped(stored, allocator);
     if (kind == Kind.STRING) {
       try (raw) {
         return strings(raw, allocator);
@@ -334,6 +381,16 @@ final class CfDecoder {
         out.close();
         throw e;
       }
+    }
+  }
+
+  /** {@code raw} (taken) as a vector of the reinterpreted integer type: the same buffers, moved. */
+  private FieldVector retyped(FieldVector raw, BufferAllocator allocator) {
+    try (raw) {
+      FieldVector out = new Field(field.getName(), new FieldType(raw.getField().isNullable(), reinterpret, null), null)
+          .createVector(allocator);
+      dev.zarrow.vector.Move.into(raw, out);
+      return out;
     }
   }
 

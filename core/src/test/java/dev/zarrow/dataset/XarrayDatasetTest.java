@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Datasets written by xarray itself (xarray_datasets.py: a reanalysis-like grid, station series, a
- * curvilinear grid, odd encodings) read as tables equal xarray's {@code to_dataframe().reset_index()}
+ * curvilinear grid, odd encodings, {@code _Unsigned} and timedeltas) read as tables equal xarray's {@code to_dataframe().reset_index()}
  * row for row, matched by the dimension values, in v2 as written and copied to v3.
  */
 @ExtendWith(AllocatorExtension.class)
@@ -40,7 +40,7 @@ class XarrayDatasetTest {
   static void write() throws Exception {
     PythonPeer.assumeXarray();
     tables = PythonPeer.run(Duration.ofMinutes(3), "xarray_datasets.py", "write", dir.toString()).get("datasets");
-    for (String name : List.of("reanalysis", "stations", "curvilinear", "odd")) {
+    for (String name : List.of("reanalysis", "stations", "curvilinear", "odd", "unsigned")) {
       Path v3 = dir.resolve(name + "-v3.zarr");
       Files.createDirectories(v3);
       try (FileSystemStore from = FileSystemStore.open(dir.resolve(name + ".zarr")); FileSystemStore to = FileSystemStore.open(v3)) {
@@ -54,7 +54,8 @@ class XarrayDatasetTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"reanalysis,", "stations,", "curvilinear,", "odd,", "reanalysis,-v3", "stations,-v3", "curvilinear,-v3", "odd,-v3"})
+  @CsvSource({"reanalysis,", "stations,", "curvilinear,", "odd,", "unsigned,", "reanalysis,-v3", "stations,-v3", "curvilinear,-v3",
+      "odd,-v3", "unsigned,-v3"})
   void theTableIsXarraysToDataframe(String name, String suffix, BufferAllocator allocator) throws Exception {
     String variant = name + (suffix == null ? "" : suffix);
     try (FileSystemStore store = FileSystemStore.open(dir.resolve(variant + ".zarr"))) {
@@ -97,6 +98,19 @@ class XarrayDatasetTest {
         }
         assertEquals(List.of(8 * 4 * 6, 8 * 5 * 6), sizes);
       }
+    }
+  }
+
+  @Test
+  void unsignedBytesAndTimedeltasHaveTheirArrowTypes() throws Exception {
+    try (FileSystemStore store = FileSystemStore.open(dir.resolve("unsigned.zarr"))) {
+      Schema schema = open(store).table().schema();
+      assertEquals(new ArrowType.Int(8, false), schema.findField("flag").getType()); // xarray: uint8, masked to float32
+      assertEquals(new ArrowType.Int(8, false), schema.findField("raw").getType());
+      assertEquals(new ArrowType.Duration(TimeUnit.MICROSECOND), schema.findField("lead").getType());
+      assertEquals(new ArrowType.Duration(TimeUnit.MICROSECOND), schema.findField("wait").getType());
+      assertEquals("true", schema.findField("raw").getMetadata().get("_Unsigned"));
+      assertEquals("hours", schema.findField("lead").getMetadata().get("units"));
     }
   }
 

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DurationVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.FloatingPointVector;
 import org.apache.arrow.vector.TimeStampVector;
@@ -57,7 +58,7 @@ final class XarrayDatasets {
     return out;
   }
 
-  /** Numbers as Double or Long, times as epoch nanoseconds (Long), strings, booleans, null. */
+  /** Numbers as Double or Long, times as epoch nanoseconds and durations as nanoseconds (Long), strings, booleans, null. */
   static Object value(FieldVector v, int r) {
     if (v.isNull(r)) {
       return null;
@@ -75,11 +76,23 @@ final class XarrayDatasets {
         case NANOSECOND -> x;
       };
     }
+    if (v instanceof DurationVector d) {
+      long x = DurationVector.get(d.getDataBuffer(), r);
+      return switch (((ArrowType.Duration) v.getField().getType()).getUnit()) {
+        case SECOND -> x * 1_000_000_000L;
+        case MILLISECOND -> x * 1_000_000L;
+        case MICROSECOND -> x * 1000L;
+        case NANOSECOND -> x;
+      };
+    }
     if (v instanceof BitVector b) {
       return b.get(r) != 0;
     }
     if (v instanceof VarCharVector s) {
       return new String(s.get(r), java.nio.charset.StandardCharsets.UTF_8);
+    }
+    if (v instanceof org.apache.arrow.vector.BaseIntVector i) {
+      return i.getValueAsLong(r); // unsigned ones as unsigned (getObject gives a UInt1Vector's bits as a signed Byte)
     }
     Object o = v.getObject(r);
     return o instanceof Number n ? (Object) n.longValue() : o;
