@@ -291,8 +291,9 @@ public abstract class StoreContract {
                 throw new AssertionError("a torn value: version " + version + " mixed with " + (b & 0xff));
               }
             }
-            reads++;
-            reading.countDown();
+            if (++reads == 1) {
+              reading.countDown(); // once per reader: the writer waits until each has read
+            }
           }
           return reads;
         }));
