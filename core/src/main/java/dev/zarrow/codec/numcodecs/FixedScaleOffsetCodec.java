@@ -62,13 +62,19 @@ final class FixedScaleOffsetCodec extends NumericFilter {
     int w = Lanes.floatWidth(astype.type());
     double o = Lanes.round(offset, w);
     double s = Lanes.round(scale, w);
+    boolean reciprocal = Lanes.isInteger(astype.type()) && astype.type().byteWidth() <= 4 && Lanes.reciprocalDivides(s);
+    double r = 1 / s;
     Lanes.In in = new Lanes.In(chunk, astype.type());
     try (Lanes.Out out = new Lanes.Out(dtype.type(), n, allocator)) {
       double[] v = new double[Lanes.BLOCK];
       for (int at = 0; at < n; at += Lanes.BLOCK) {
         int m = Math.min(Lanes.BLOCK, n - at);
         in.doubles(at, v, m);
-        if (w == 8) {
+        if (w == 8 && reciprocal) {
+          for (int i = 0; i < m; i++) {
+            v[i] = Lanes.quotient(v[i], s, r) + o;
+          }
+        } else if (w == 8) {
           for (int i = 0; i < m; i++) {
             v[i] = v[i] / s + o;
           }

@@ -7,6 +7,7 @@ import java.nio.ByteOrder;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.Float16;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.FieldVector;
 
 /**
@@ -63,6 +64,7 @@ final class Lanes {
     private int[] ints;
     private float[] floats;
     private long[] longs;
+    private double[] doubles;
 
     byte[] bytes() {
       return bytes == null ? bytes = new byte[BLOCK] : bytes;
@@ -83,17 +85,24 @@ final class Lanes {
     long[] longs() {
       return longs == null ? longs = new long[BLOCK] : longs;
     }
+
+    double[] doubles() {
+      return doubles == null ? doubles = new double[BLOCK] : doubles;
+    }
   }
 
   /** Reads the values of a vector (borrowed, open while this is used) block by block. */
   static final class In {
     private final Kind kind;
     private final ByteBuffer bytes;
+    /** The values' native address (Arrow memory, little-endian as every platform Arrow runs on). */
+    private final long address;
     private final Narrow narrow = new Narrow();
 
     In(FieldVector vector, FixedType type) {
       this.kind = Kind.of(type);
       this.bytes = type.toBytes(vector).slice().order(ByteOrder.nativeOrder());
+      this.address = bytes.capacity() == 0 ? 0 : MemoryUtil.getByteBufferAddress(bytes);
     }
 
     /** Values {@code at..at+n} as integers: integers extended by their sign (uint64 as bits), floats truncated. */
@@ -107,7 +116,7 @@ final class Lanes {
         case U32 -> { int[] s = narrow.ints(); bytes.asIntBuffer().get(at, s, 0, n); for (int i = 0; i < n; i++) out[i] = s[i] & 0xffffffffL; }
         case I64, U64 -> bytes.asLongBuffer().get(at, out, 0, n);
         default -> {
-          double[] d = new double[n];
+          double[] d = narrow.doubles();
           doubles(at, d, n);
           for (int i = 0; i < n; i++) out[i] = (long) d[i];
         }
@@ -125,8 +134,14 @@ final class Lanes {
           bytes.asLongBuffer().get(at, l, 0, n);
           for (int i = 0; i < n; i++) out[i] = l[i] >= 0 ? (double) l[i] : unsignedToDouble(l[i]);
         }
-        case I32 -> { int[] s = narrow.ints(); bytes.asIntBuffer().get(at, s, 0, n); for (int i = 0; i < n; i++) out[i] = s[i]; }
-        default -> {
+        // Integers of up to 32 bits in one loop from memory: a bulk copy first would be a second pass.
+        case I8 -> { long a = address + at; for (int i = 0; i < n; i++) out[i] = MemoryUtil.getByte(a + i); }
+        case U8 -> { long a = address + at; for (int i = 0; i < n; i++) out[i] = MemoryUtil.getByte(a + i) & 0xff; }
+        case I16 -> { long a = address + 2L * at; for (int i = 0; i < n; i++) out[i] = MemoryUtil.getShort(a + 2L * i); }
+        case U16 -> { long a = address + 2L * at; for (int i = 0; i < n; i++) out[i] = MemoryUtil.getShort(a + 2L * i) & 0xffff; }
+        case I32 -> { long a = address + 4L * at; for (int i = 0; i < n; i++) out[i] = MemoryUtil.getInt(a + 4L * i); }
+        case U32 -> { long a = address + 4L * at; for (int i = 0; i < n; i++) out[i] = MemoryUtil.getInt(a + 4L * i) & 0xffffffffL; }
+        default -> { // I64
           long[] l = narrow.longs();
           longs(at, l, n);
           for (int i = 0; i < n; i++) out[i] = l[i];
@@ -146,6 +161,7 @@ final class Lanes {
     private final BufferAllocator allocator;
     private final Narrow narrow = new Narrow();
     private ArrowBuf data;
+    private final long address;
     private final ByteBuffer bytes;
 
     Out(FixedType type, int count, BufferAllocator allocator) {
@@ -155,6 +171,7 @@ final class Lanes {
       this.allocator = allocator;
       long size = (long) count * type.byteWidth();
       this.data = Buffers.allocateUninitialized(allocator, size);
+      this.address = data.memoryAddress();
       this.bytes = Buffers.view(data, 0, size).order(ByteOrder.nativeOrder());
     }
 
@@ -175,7 +192,7 @@ final class Lanes {
           bytes.asFloatBuffer().put(at, f, 0, n);
         }
         default -> { // F16, F64
-          double[] d = new double[n];
+          double[] d = narrow.doubles();
           for (int i = 0; i < n; i++) d[i] = unsigned64 && in[i] < 0 ? unsignedToDouble(in[i]) : (double) in[i];
           doubles(at, d, n);
         }
@@ -219,6 +236,100 @@ final class Lanes {
         data = null;
       }
     }
+  }
+
+  /**
+   * Writes all {@code n} values of {@code in} into {@code out} in one loop from memory to memory, cast as
+   * numpy casts, for the pairs v2 arrays hold most: float32 to float64 and back, integers of up to 32 bits
+   * to float64. The block path costs twice as much there: JDK 17's C2 vectorizes neither its widening
+   * loop nor its copies through an array, so each pass runs at a value per cycle. False (nothing
+   * written) for other pairs.
+   */
+  static boolean castDirect(In in, Out out, int n) {
+    if (in.address == 0) {
+      return false;
+    }
+    if (in.kind == Kind.F32 && out.kind == Kind.F64) {
+      long s = in.address;
+      long d = out.address;
+      for (int i = 0; i < n; i++) {
+        MemoryUtil.putLong(d + 8L * i, Double.doubleToRawLongBits(Float.intBitsToFloat(MemoryUtil.getInt(s + 4L * i))));
+      }
+      return true;
+    }
+    if (in.kind == Kind.F64 && out.kind == Kind.F32) {
+      long s = in.address;
+      long d = out.address;
+      for (int i = 0; i < n; i++) {
+        MemoryUtil.putInt(d + 4L * i, Float.floatToRawIntBits((float) Double.longBitsToDouble(MemoryUtil.getLong(s + 8L * i))));
+      }
+      return true;
+    }
+    return integersDirect(in, out, n);
+  }
+
+  /** Integers of up to 32 bits, exact as doubles, into float64 in one loop; false for other kinds. */
+  private static boolean integersDirect(In in, Out out, int n) {
+    if (out.kind != Kind.F64) {
+      return false;
+    }
+    long src = in.address;
+    long d = out.address;
+    switch (in.kind) {
+      case I8 -> { for (int i = 0; i < n; i++) putDouble(d, i, MemoryUtil.getByte(src + i)); }
+      case U8 -> { for (int i = 0; i < n; i++) putDouble(d, i, MemoryUtil.getByte(src + i) & 0xff); }
+      case I16 -> { for (int i = 0; i < n; i++) putDouble(d, i, MemoryUtil.getShort(src + 2L * i)); }
+      case U16 -> { for (int i = 0; i < n; i++) putDouble(d, i, MemoryUtil.getShort(src + 2L * i) & 0xffff); }
+      case I32 -> { for (int i = 0; i < n; i++) putDouble(d, i, MemoryUtil.getInt(src + 4L * i)); }
+      case U32 -> { for (int i = 0; i < n; i++) putDouble(d, i, MemoryUtil.getInt(src + 4L * i) & 0xffffffffL); }
+      default -> {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether {@code x / scale} may be computed as {@link #quotient}: a scale between 2^-500 and 2^500 (so
+   * that, for integers of up to 32 bits, nothing overflows or underflows) and {@link Math#fma} in hardware.
+   */
+  static boolean reciprocalDivides(double scale) {
+    double a = Math.abs(scale);
+    return FAST_FMA && a > 0x1p-500 && a < 0x1p500;
+  }
+
+  /**
+   * {@code x / s}, numpy's correctly rounded quotient, without a division, from {@code r = 1 / s}
+   * correctly rounded (a scalar division costs 4-5 cycles; numpy divides 4-8 values at once, and this
+   * loop, over arrays, C2 vectorizes): {@code q = x * r} is within an ulp of the quotient and one fused
+   * correction {@code q + (x - q * s) * r} rounds it correctly (Markstein's theorem; the remainder is
+   * exact in an FMA) while nothing overflows or underflows ({@link #reciprocalDivides}).
+   */
+  static double quotient(double x, double s, double r) {
+    double q = x * r;
+    return Math.fma(Math.fma(-q, s, x), r, q);
+  }
+
+  /**
+   * Whether {@link Math#fma} runs as an instruction: without one (x86 CPUs before 2013) the JDK computes
+   * it with BigDecimal, a hundred times slower than the division it would replace. 256 of them take a
+   * few microseconds with the instruction, interpreted or compiled, and hundreds without it (a run
+   * slowed past 50 us only keeps the division: a matter of speed, never of the result).
+   */
+  static final boolean FAST_FMA = fmaIsFast();
+
+  private static boolean fmaIsFast() {
+    double acc = 1;
+    long t0 = System.nanoTime();
+    for (int i = 0; i < 256; i++) {
+      acc = Math.fma(acc, 1.0000001, 1e-9);
+    }
+    long took = System.nanoTime() - t0;
+    return took < 50_000 && acc > 0;
+  }
+
+  private static void putDouble(long address, int i, double v) {
+    MemoryUtil.putLong(address + 8L * i, Double.doubleToRawLongBits(v));
   }
 
   /** A vector of {@code type} holding {@code values} cast as numpy casts floats. The caller owns the vector. */

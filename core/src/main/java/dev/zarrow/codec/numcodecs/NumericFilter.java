@@ -87,6 +87,9 @@ abstract class NumericFilter implements ArrayToArrayCodec {
     int n = chunk.getValueCount();
     Lanes.In in = new Lanes.In(chunk, from);
     try (Lanes.Out out = new Lanes.Out(to, n, allocator)) {
+      if (Lanes.castDirect(in, out, n)) {
+        return out.finish();
+      }
       if (Lanes.isInteger(from)) {
         boolean unsigned64 = from.equals(FixedType.UINT64);
         long[] v = new long[Lanes.BLOCK];
