@@ -3,6 +3,7 @@ package dev.zarrow.store.gcs;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.zarrow.error.StoreException;
+import dev.zarrow.internal.BucketPaths;
 import dev.zarrow.store.ByteRange;
 import dev.zarrow.store.ByteSource;
 import dev.zarrow.store.Store;
@@ -71,16 +72,10 @@ public final class GcsStore implements Store {
   /** The store at {@code gs://BUCKET/PREFIX}, with {@code options} and the environment {@code env}. */
   static GcsStore open(String location, Map<String, String> options, Map<String, String> env) {
     Stores.checkOptions(location, options, OPTIONS);
-    if (!location.regionMatches(true, 0, "gs://", 0, 5)) {
-      throw new IllegalArgumentException("a GCS location is gs://BUCKET/PREFIX, not '" + location + "'");
-    }
-    String rest = location.substring(5);
-    int slash = rest.indexOf('/');
-    String bucket = slash < 0 ? rest : rest.substring(0, slash);
-    String path = slash < 0 ? "" : rest.substring(slash + 1);
-    while (path.endsWith("/")) {
-      path = path.substring(0, path.length() - 1);
-    }
+    BucketPaths parts = BucketPaths.parse("gs://", location).orElseThrow(
+        () -> new IllegalArgumentException("a GCS location is gs://BUCKET/PREFIX, not '" + location + "'"));
+    String bucket = parts.bucket();
+    String path = parts.path();
     if (!bucket.matches("[a-z0-9][a-z0-9._-]{1,221}[a-z0-9]") || !path.isEmpty() && !valid(path)) {
       throw new IllegalArgumentException("a GCS location is gs://BUCKET/PREFIX (a bucket name of lower-case letters, digits,"
           + " '.', '-' and '_'), not '" + location + "'");

@@ -1,6 +1,7 @@
 package dev.zarrow.store.s3;
 
 import dev.zarrow.error.StoreException;
+import dev.zarrow.internal.BucketPaths;
 import dev.zarrow.internal.IoThreads;
 import dev.zarrow.store.ByteRange;
 import dev.zarrow.store.ByteSource;
@@ -82,16 +83,10 @@ public final class S3Store implements WritableStore {
 
   /** The store at {@code s3://BUCKET/PREFIX}. */
   static S3Store open(String location, S3Settings settings) {
-    if (!location.regionMatches(true, 0, "s3://", 0, 5)) {
-      throw new IllegalArgumentException("an S3 location is s3://BUCKET/PREFIX, not '" + location + "'");
-    }
-    String rest = location.substring(5);
-    int slash = rest.indexOf('/');
-    String bucket = slash < 0 ? rest : rest.substring(0, slash);
-    String path = slash < 0 ? "" : rest.substring(slash + 1);
-    while (path.endsWith("/")) {
-      path = path.substring(0, path.length() - 1);
-    }
+    BucketPaths parts = BucketPaths.parse("s3://", location).orElseThrow(
+        () -> new IllegalArgumentException("an S3 location is s3://BUCKET/PREFIX, not '" + location + "'"));
+    String bucket = parts.bucket();
+    String path = parts.path();
     if (bucket.isEmpty() || !path.isEmpty() && !valid(path)) {
       throw new IllegalArgumentException("an S3 location is s3://BUCKET/PREFIX, not '" + location + "'");
     }
