@@ -28,7 +28,7 @@ import org.apache.spark.unsafe.types.UTF8String;
  * closing this leaves it to its reader. Spark asks only for rows below the batch's row count, as with
  * its own off-heap vectors: no bounds are checked.
  */
-abstract class BufferColumnVector extends ColumnVector {
+abstract class BufferColumnVector extends ColumnVector implements SlicedColumn {
   private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
 
   final FieldVector vector;
@@ -52,7 +52,8 @@ abstract class BufferColumnVector extends ColumnVector {
   }
 
   /** Makes this the view of the vector's rows {@code [from, from + count)}, within its value count. */
-  final void slice(int from, int count) {
+  @Override
+  public final void slice(int from, int count) {
     base = from;
     rows = count;
     sliceNulls = nullCount == 0 ? 0 : -1;

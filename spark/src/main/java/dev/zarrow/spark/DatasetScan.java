@@ -37,7 +37,8 @@ import org.apache.spark.sql.types.StructType;
  * dimensions' values read once here, at planning), several adjacent chunks per partition beyond
  * {@link ZarrScan#MAX_PARTITIONS}. Only the columns Spark needs are read: a variable not selected is
  * never read, and a scan of no column (a count) reads no chunk at all, its rows known from the grid.
- * Filters on data variables stay Spark's.
+ * Filters on data variables stay Spark's. The dimensions' columns are computed by the tasks from their
+ * values, read here and sent with the reader factory ({@link DatasetLayout}), not read for each chunk.
  */
 final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownFilters, SupportsPushDownLimit,
     Scan, Batch {
@@ -55,6 +56,7 @@ final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns,
   private List<long[]> chunks;
   private long chunkCount;
   private InputPartition[] partitions;
+  private DatasetLayout layout;
 
   /** {@code batchRows}: rows per batch Spark sees (0: the reader's default). */
   DatasetScan(Location location, DatasetRead read, DatasetTable table, StructType schema, int batchRows) {
@@ -110,6 +112,7 @@ final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns,
         chunks = chunks.subList(0, keep);
       }
       partitions = partitions(table, store instanceof HadoopStore hadoop ? hadoop : null);
+      layout = DatasetLayout.of(read, table, List.of(required.fieldNames()), allocator);
     }
     return this;
   }
@@ -246,6 +249,6 @@ final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns,
     for (String name : required.fieldNames()) {
       fields.add(arrowSchema.findField(name));
     }
-    return new ZarrPartitionReader.Factory(location, required, fields, batchRows, read);
+    return new ZarrPartitionReader.Factory(location, required, fields, batchRows, layout);
   }
 }

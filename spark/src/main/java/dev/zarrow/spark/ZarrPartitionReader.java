@@ -1,6 +1,7 @@
 package dev.zarrow.spark;
 
 import dev.zarrow.Zarr;
+import dev.zarrow.grid.Box;
 import dev.zarrow.metadata.FieldJson;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.store.Store;
@@ -12,7 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -45,6 +45,8 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
 
   private final StructType schema;
   private final List<Field> stored;
+  private final Chunks chunks;
+  private int chunk; // the next chunk's index in chunks
   private final Store store;
   private final BufferAllocator allocator;
   private final ArrowReader reader;
@@ -52,7 +54,7 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
   private final int batchRows;
   private long countRemaining;
   private ColumnarBatch batch;
-  private BufferColumnVector[] views; // the loaded batch's columns when sliced, else null
+  private SlicedColumn[] views; // the loaded batch's columns when sliced, else null
   private int loadedRows;
   private int sliceStart;
 
@@ -62,30 +64,93 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
   }
 
   /**
+   * A dataset partition's chunks and the columns computed for them rather than read: the dimensions'
+   * ({@link DatasetLayout}), one batch per chunk, in the partition's order.
+   */
+  private static final class Chunks implements AutoCloseable {
+    private final DatasetLayout layout;
+    private final List<long[]> coords;
+    private final Map<String, ColumnVector> values = new HashMap<>();
+    private final List<FieldVector> vectors = new ArrayList<>();
+
+    Chunks(DatasetLayout layout, List<long[]> coords, List<String> columns, StructType schema, BufferAllocator allocator) {
+      this.layout = layout;
+      this.coords = coords;
+      for (String name : columns) {
+        FieldVector v = layout.values(name, allocator);
+        vectors.add(v);
+        values.put(name, ZarrPartitionReader.column(schema.apply(name).dataType(), v));
+      }
+    }
+
+    /** The column {@code name} (a computed dimension) of chunk {@code i}, whose batch has {@code rows} rows. */
+    ColumnVector column(String name, int i, int rows) {
+      Box box = layout.chunkBox(coords.get(i));
+      int d = layout.dimensions().indexOf(name);
+      long stride = 1;
+      for (int k = d + 1; k < box.rank(); k++) {
+        stride *= box.shape(k);
+      }
+      return new DimensionColumnVector(values.get(name), box.start(d), box.shape(d), stride, rows);
+    }
+
+    int rows(int i) {
+      return Math.toIntExact(layout.chunkBox(coords.get(i)).size());
+    }
+
+    @Override
+    public void close() {
+      vectors.forEach(FieldVector::close);
+    }
+  }
+
+  /**
    * Reads {@code stored} (the scanned columns) with {@code opener}; {@code rows}, the partition's rows,
    * is what a scan of no column (a count) gives, without reading anything. Spark gets batches of at
    * most {@code batchRows} rows when the columns are flat (0: {@link #DEFAULT_BATCH_ROWS}).
    */
   ZarrPartitionReader(Location location, StructType schema, List<Field> stored, long rows, int batchRows, Opener opener) {
+    this(location, schema, stored, rows, batchRows, opener, null, null);
+  }
+
+  /**
+   * A dataset partition's reader: as above, but the columns of the dimensions whose values {@code layout}
+   * carries are computed for each of the partition's chunks ({@code coords}), not read.
+   */
+  ZarrPartitionReader(Location location, StructType schema, List<Field> stored, long rows, int batchRows, Opener opener,
+      DatasetLayout layout, List<long[]> coords) {
     this.schema = schema;
-    this.stored = stored;
     this.batchRows = batchRows > 0 ? batchRows : DEFAULT_BATCH_ROWS;
+    List<String> computed = layout == null ? List.of()
+        : stored.stream().map(Field::getName).filter(layout::computes).toList();
+    this.stored = stored.stream().filter(f -> !computed.contains(f.getName())).toList();
     if (stored.isEmpty()) {
       this.store = null;
       this.allocator = null;
       this.reader = null;
+      this.chunks = null;
       this.countRemaining = rows;
       return;
     }
-    this.store = location.open();
-    this.allocator = new RootAllocator();
+    this.allocator = TaskMemory.allocator();
+    Chunks computing = null;
+    Store opened = null;
     try {
-      this.reader = opener.open(store, allocator, stored.stream().map(Field::getName).toList());
+      computing = computed.isEmpty() ? null : new Chunks(layout, coords, computed, schema, allocator);
+      opened = this.stored.isEmpty() ? null : location.open();
+      this.reader = opened == null ? null : opener.open(opened, allocator, this.stored.stream().map(Field::getName).toList());
     } catch (RuntimeException e) {
+      if (computing != null) {
+        computing.close();
+      }
+      if (opened != null) {
+        opened.close();
+      }
       allocator.close();
-      store.close();
       throw e;
     }
+    this.chunks = computing;
+    this.store = opened;
   }
 
   @Override
@@ -96,30 +161,46 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
       return true;
     }
     releaseDecoded();
-    if (reader == null) {
+    if (reader == null && chunks == null) {
       int rows = (int) Math.min(countRemaining, COUNT_BATCH);
       countRemaining -= rows;
       batch = new ColumnarBatch(new ColumnVector[0], rows);
       return rows > 0;
     }
-    if (!reader.loadNextBatch()) {
-      return false;
-    }
-    List<FieldVector> vectors = reader.getVectorSchemaRoot().getFieldVectors();
-    ColumnVector[] columns = new ColumnVector[vectors.size()];
-    for (int i = 0; i < columns.length; i++) {
-      FieldVector v = vectors.get(i);
-      Field field = stored.get(i);
-      if (Dictionaries.isEncoded(field)) {
-        v = decode(v, field);
+    List<FieldVector> vectors;
+    if (reader != null) {
+      if (!reader.loadNextBatch()) {
+        return false;
       }
-      columns[i] = column(schema.fields()[i].dataType(), v);
+      vectors = reader.getVectorSchemaRoot().getFieldVectors();
+      loadedRows = reader.getVectorSchemaRoot().getRowCount();
+    } else {
+      if (chunk == chunks.coords.size()) {
+        return false;
+      }
+      vectors = List.of();
+      loadedRows = chunks.rows(chunk);
     }
-    loadedRows = reader.getVectorSchemaRoot().getRowCount();
+    ColumnVector[] columns = new ColumnVector[schema.size()];
+    int read = 0;
+    for (int i = 0; i < columns.length; i++) {
+      DataType type = schema.fields()[i].dataType();
+      if (read < stored.size() && stored.get(read).getName().equals(schema.fields()[i].name())) {
+        FieldVector v = vectors.get(read);
+        Field field = stored.get(read++);
+        if (Dictionaries.isEncoded(field)) {
+          v = decode(v, field);
+        }
+        columns[i] = column(type, v);
+      } else {
+        columns[i] = chunks.column(schema.fields()[i].name(), chunk, loadedRows);
+      }
+    }
+    chunk++;
     batch = new ColumnarBatch(columns, loadedRows);
     views = null;
-    if (loadedRows > batchRows && Arrays.stream(columns).allMatch(c -> c instanceof BufferColumnVector)) {
-      views = Arrays.copyOf(columns, columns.length, BufferColumnVector[].class);
+    if (loadedRows > batchRows && Arrays.stream(columns).allMatch(c -> c instanceof SlicedColumn)) {
+      views = Arrays.copyOf(columns, columns.length, SlicedColumn[].class);
       sliceStart = 0;
       showSlice();
     }
@@ -129,7 +210,7 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
   /** Shows Spark the rows {@code [sliceStart, sliceStart + batchRows)} of the loaded batch, no more than it has. */
   private void showSlice() {
     int rows = Math.min(batchRows, loadedRows - sliceStart);
-    for (BufferColumnVector v : views) {
+    for (SlicedColumn v : views) {
       v.slice(sliceStart, rows);
     }
     batch.setNumRows(rows);
@@ -166,12 +247,16 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
 
   @Override
   public void close() throws IOException {
-    if (reader == null) {
+    if (allocator == null) {
       return;
     }
     releaseDecoded();
-    try (store; allocator; reader) {
-      // the reader first (its root and read-ahead), then its allocator, then the store
+    try (store; allocator; chunks; reader) {
+      // the reader first (its root and read-ahead), the computed columns' values, then the allocator, then the store
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException(e);
     }
   }
 
@@ -179,10 +264,10 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
    * Makes the readers of a scan's partitions; sent to the executors. {@code dataset}: the options of a
    * dataset's scan ({@link DatasetPartition}s), null for a table's ({@link ZarrInputPartition}s).
    */
-  record Factory(Location location, StructType schema, String storedJson, int batchRows, DatasetRead dataset)
+  record Factory(Location location, StructType schema, String storedJson, int batchRows, DatasetLayout dataset)
       implements PartitionReaderFactory {
     /** Arrow fields are not serializable: they travel in the JSON-integration spelling. */
-    Factory(Location location, StructType schema, List<Field> stored, int batchRows, DatasetRead dataset) {
+    Factory(Location location, StructType schema, List<Field> stored, int batchRows, DatasetLayout dataset) {
       this(location, schema, Json.compact(FieldJson.writeSchema(new Schema(stored))), batchRows, dataset);
     }
 
@@ -200,8 +285,9 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
     public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
       List<Field> stored = FieldJson.parseSchema(Json.parse(storedJson, "the scanned columns")).getFields();
       if (partition instanceof DatasetPartition chunks) {
-        return new ZarrPartitionReader(location, schema, stored, chunks.rows(), batchRows,
-            (store, allocator, columns) -> dataset.table(Zarr.openGroup(store, ""), columns).reader(allocator, chunks.chunkList()));
+        List<long[]> coords = chunks.chunkList();
+        return new ZarrPartitionReader(location, schema, stored, chunks.rows(), batchRows, (store, allocator, columns) ->
+            dataset.read().table(Zarr.openGroup(store, "", TaskOptions.current()), columns).reader(allocator, coords), dataset, coords);
       }
       ZarrInputPartition rows = (ZarrInputPartition) partition;
       return new ZarrPartitionReader(location, schema, stored, rows.end() - rows.start(), batchRows,

@@ -35,7 +35,7 @@ final class ZarrSource {
   }
 
   static ZarrSource open(Store store) {
-    return new ZarrSource(Zarr.open(store, ""));
+    return new ZarrSource(Zarr.open(store, "", TaskOptions.current()));
   }
 
   /** What a scan plans with: the stored schema, the rows, and the rows of one stored chunk (shard). */

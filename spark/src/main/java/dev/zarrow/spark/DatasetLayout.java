@@ -1,0 +1,96 @@
+package dev.zarrow.spark;
+
+import dev.zarrow.dataset.DatasetTable;
+import dev.zarrow.grid.Box;
+import dev.zarrow.vector.Dictionaries;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+
+/**
+ * What planning knows of a dataset's grid that its tasks need, sent to them with the reader factory: the
+ * read options, the grid's dimensions, shape and chunk shape, and the values of the dimensions whose
+ * columns the scan wants (each in the Arrow IPC stream format: Arrow vectors are not serializable). A
+ * task computes those columns from them ({@link DimensionColumnVector}) and reads only the other ones.
+ *
+ * @param read the dataset's read options
+ * @param dimensions the grid's dimensions, in order
+ * @param shape the grid's cells along each dimension
+ * @param chunkShape a chunk's cells along each dimension
+ * @param values the values of the scanned dimension columns, by name, as their columns hold them
+ */
+record DatasetLayout(DatasetRead read, List<String> dimensions, long[] shape, int[] chunkShape, Map<String, byte[]> values)
+    implements Serializable {
+  DatasetLayout {
+    dimensions = List.copyOf(dimensions);
+    shape = shape.clone();
+    chunkShape = chunkShape.clone();
+    values = new LinkedHashMap<>(values);
+  }
+
+  /** The layout of {@code table}'s grid, with the values of its dimensions among {@code columns} (but dictionary-encoded ones, read as stored), read with {@code allocator}. */
+  static DatasetLayout of(DatasetRead read, DatasetTable table, List<String> columns, BufferAllocator allocator) {
+    Map<String, byte[]> values = new LinkedHashMap<>();
+    for (String dim : table.dimensions()) {
+      if (columns.contains(dim) && !Dictionaries.isEncoded(table.schema().findField(dim))) {
+        try (FieldVector v = table.dimensionValues(dim, allocator)) {
+          values.put(dim, write(v));
+        }
+      }
+    }
+    return new DatasetLayout(read, table.dimensions(), table.shape(), table.chunkShape(), values);
+  }
+
+  /** Whether column {@code name} is a dimension whose values this carries (so computed, not read). */
+  boolean computes(String name) {
+    return values.containsKey(name);
+  }
+
+  /** The values of dimension column {@code name}, a new vector the caller owns. */
+  FieldVector values(String name, BufferAllocator allocator) {
+    try (ArrowStreamReader reader = new ArrowStreamReader(new ByteArrayInputStream(values.get(name)), allocator)) {
+      reader.loadNextBatch();
+      FieldVector stored = reader.getVectorSchemaRoot().getVector(0);
+      var transfer = stored.getTransferPair(allocator);
+      transfer.transfer();
+      return (FieldVector) transfer.getTo();
+    } catch (IOException e) {
+      throw new UncheckedIOException("zarr: the values of dimension " + name + " did not reach the task", e);
+    }
+  }
+
+  /** The cells of the chunk at grid coordinates {@code coords}, clipped at the grid's edges. */
+  Box chunkBox(long[] coords) {
+    long[] start = new long[shape.length];
+    long[] size = new long[shape.length];
+    for (int d = 0; d < shape.length; d++) {
+      start[d] = coords[d] * chunkShape[d];
+      size[d] = Math.min(chunkShape[d], shape[d] - start[d]);
+    }
+    return new Box(start, size);
+  }
+
+  private static byte[] write(FieldVector vector) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (VectorSchemaRoot root = new VectorSchemaRoot(List.of(vector.getField()), List.of(vector), vector.getValueCount());
+        ArrowStreamWriter writer = new ArrowStreamWriter(root, null, Channels.newChannel(out))) {
+      writer.start();
+      writer.writeBatch();
+      writer.end();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+}

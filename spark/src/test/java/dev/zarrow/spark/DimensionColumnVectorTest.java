@@ -1,0 +1,188 @@
+package dev.zarrow.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.zarrow.ArraySpec;
+import dev.zarrow.Zarr;
+import dev.zarrow.ZarrArray;
+import dev.zarrow.ZarrGroup;
+import dev.zarrow.dataset.DatasetTable;
+import dev.zarrow.dtype.FixedType;
+import dev.zarrow.grid.Box;
+import dev.zarrow.store.FileSystemStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A dataset's dimension columns computed from the dimensions' values ({@link DimensionColumnVector},
+ * through {@link DatasetLayout}) read exactly as the columns the dataset reader materialises: every row
+ * of every chunk (edge chunks clipped), of a CF time, float and position (no index coordinate)
+ * dimension, in slices of several sizes that start and end inside and across a step along each
+ * dimension, and with the partition's chunks in any order.
+ */
+class DimensionColumnVectorTest {
+  private static final int TIMES = 7;
+  private static final int LATITUDES = 5;
+  private static final int LEVELS = 4; // no index coordinate: int64 positions
+
+  @TempDir
+  Path dir;
+
+  private void write() {
+    try (FileSystemStore store = FileSystemStore.open(dir); BufferAllocator allocator = new RootAllocator()) {
+      ZarrGroup group = Zarr.createGroup(store, "");
+      ZarrArray time = group.createArray("time", ArraySpec.of(FixedType.INT64, TIMES).chunks(TIMES).dimensionNames(List.of("time"))
+          .attributes(JsonNodeFactory.instance.objectNode().put("units", "hours since 2000-01-01").put("calendar", "proleptic_gregorian")));
+      try (BigIntVector v = new BigIntVector("time", allocator)) {
+        v.allocateNew(TIMES);
+        for (int i = 0; i < TIMES; i++) {
+          v.set(i, 6L * i);
+        }
+        v.setValueCount(TIMES);
+        time.write(0, v);
+      }
+      ZarrArray lat = group.createArray("latitude", ArraySpec.of(FixedType.FLOAT64, LATITUDES).chunks(LATITUDES)
+          .dimensionNames(List.of("latitude")));
+      try (Float8Vector v = new Float8Vector("latitude", allocator)) {
+        v.allocateNew(LATITUDES);
+        for (int i = 0; i < LATITUDES; i++) {
+          v.set(i, 90.0 - 7.5 * i);
+        }
+        v.setValueCount(LATITUDES);
+        lat.write(0, v);
+      }
+      int cells = TIMES * LATITUDES * LEVELS;
+      ZarrArray t = group.createArray("t", ArraySpec.of(FixedType.FLOAT32, TIMES, LATITUDES, LEVELS).chunks(3, 2, 3)
+          .dimensionNames(List.of("time", "latitude", "level")));
+      try (Float4Vector v = new Float4Vector("t", allocator)) {
+        v.allocateNew(cells);
+        for (int i = 0; i < cells; i++) {
+          v.set(i, i);
+        }
+        v.setValueCount(cells);
+        t.write(Box.of(TIMES, LATITUDES, LEVELS), v);
+      }
+    }
+  }
+
+  /** Every row of every batch of a partition of {@code chunks}, each column's value by Spark's getter, columns in order. */
+  private List<List<Object>> rows(DatasetLayout layout, StructType schema, List<Field> fields, List<long[]> chunks, int batchRows)
+      throws IOException {
+    Location location = new Location(dir.toString(), new Configuration(false));
+    DatasetPartition partition = new DatasetPartition(chunks.stream().flatMapToLong(java.util.Arrays::stream).toArray(), 3,
+        chunks.stream().mapToLong(c -> layout.chunkBox(c).size()).sum(), new String[0]);
+    var factory = new ZarrPartitionReader.Factory(location, schema, fields, batchRows, layout);
+    List<List<Object>> out = new ArrayList<>();
+    try (PartitionReader<ColumnarBatch> reader = factory.createColumnarReader(partition)) {
+      while (reader.next()) {
+        ColumnarBatch batch = reader.get();
+        assertTrue(batch.numRows() <= batchRows, "a slice of at most " + batchRows + " rows: " + batch.numRows());
+        for (int r = 0; r < batch.numRows(); r++) {
+          List<Object> row = new ArrayList<>();
+          for (int c = 0; c < batch.numCols(); c++) {
+            row.add(value(batch.column(c), schema.fields()[c].dataType(), r));
+          }
+          out.add(row);
+        }
+        for (int c = 0; c < batch.numCols(); c++) { // the slice's null count, asked after its values
+          int nulls = 0;
+          for (int r = 0; r < batch.numRows(); r++) {
+            nulls += batch.column(c).isNullAt(r) ? 1 : 0;
+          }
+          assertEquals(nulls, batch.column(c).numNulls());
+        }
+      }
+    }
+    return out;
+  }
+
+  private static Object value(ColumnVector column, DataType type, int row) {
+    if (column.isNullAt(row)) {
+      return null;
+    }
+    if (type.equals(DataTypes.DoubleType)) {
+      return column.getDouble(row);
+    }
+    if (type.equals(DataTypes.FloatType)) {
+      return column.getFloat(row);
+    }
+    return column.getLong(row); // timestamps and int64 positions
+  }
+
+  @Test
+  void computedDimensionsReadAsMaterialisedOnes() throws IOException {
+    write();
+    DatasetLayout computed;
+    DatasetLayout materialised;
+    StructType schema;
+    List<Field> fields;
+    List<long[]> chunks = new ArrayList<>();
+    try (FileSystemStore store = FileSystemStore.open(dir); BufferAllocator allocator = new RootAllocator()) {
+      DatasetRead read = DatasetRead.of(Map.of());
+      DatasetTable table = read.table(Zarr.openGroup(store, ""), null);
+      List<String> columns = table.schema().getFields().stream().map(Field::getName).toList();
+      assertEquals(List.of("time", "latitude", "level", "t"), columns);
+      fields = table.schema().getFields();
+      schema = SparkTypes.toSpark(table.schema());
+      computed = DatasetLayout.of(read, table, columns, allocator);
+      materialised = DatasetLayout.of(read, table, List.of(), allocator);
+      for (long i = table.chunkCount() - 1; i >= 0; i--) { // reversed: a partition's chunks come in its own order
+        chunks.add(table.chunkCoords(i));
+      }
+    }
+    assertTrue(computed.computes("time") && computed.computes("latitude") && computed.computes("level"));
+    assertTrue(!computed.computes("t") && !materialised.computes("time"));
+    List<List<Object>> expected = rows(materialised, schema, fields, chunks, 1 << 20);
+    assertEquals(TIMES * LATITUDES * LEVELS, expected.size());
+    for (int batchRows : new int[] {1, 2, 5, 7, 13, 1 << 20}) {
+      assertEquals(expected, rows(computed, schema, fields, chunks, batchRows), "slices of " + batchRows + " rows");
+    }
+    // only dimension columns: nothing is read, the rows come from the grid
+    List<List<Object>> dims = expected.stream().map(r -> r.subList(0, 3)).toList();
+    assertEquals(dims, rows(computed, new StructType(java.util.Arrays.copyOf(schema.fields(), 3)), fields.subList(0, 3), chunks, 5));
+  }
+
+  @Test
+  void slicesStepAlongTheDimension() {
+    try (BufferAllocator allocator = new RootAllocator(); Float8Vector values = new Float8Vector("d", allocator)) {
+      values.allocateNew(10);
+      for (int i = 0; i < 10; i++) {
+        values.set(i, i);
+      }
+      values.setValueCount(10);
+      ColumnVector base = FlatColumnVector.of(DataTypes.DoubleType, values).orElseThrow();
+      // a chunk from position 4, 3 long along the dimension, 2 cells per step; repeated twice (24 rows in all)
+      DimensionColumnVector column = new DimensionColumnVector(base, 4, 3, 2, 12);
+      for (int from = 0; from < 12; from++) {
+        for (int count = 0; from + count <= 12; count++) {
+          column.slice(from, count);
+          for (int r = 0; r < count; r++) {
+            assertEquals(4 + (from + r) / 2 % 3, column.getDouble(r), "row " + r + " of the slice at " + from);
+          }
+        }
+      }
+      assertInstanceOf(SlicedColumn.class, column);
+    }
+  }
+}
