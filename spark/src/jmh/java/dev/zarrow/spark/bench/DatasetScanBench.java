@@ -15,11 +15,16 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
+import org.apache.spark.executor.TaskMetrics;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -179,8 +184,36 @@ public class DatasetScanBench {
     }
   }
 
+  /** Executor time of the tasks that ended since {@link #reset}, summed: where a query's time goes. */
+  static final class TaskTotals extends SparkListener {
+    private final AtomicLongArray sums = new AtomicLongArray(6);
+
+    void reset() {
+      for (int i = 0; i < sums.length(); i++) {
+        sums.set(i, 0);
+      }
+    }
+
+    @Override
+    public void onTaskEnd(SparkListenerTaskEnd end) {
+      TaskMetrics m = end.taskMetrics();
+      sums.incrementAndGet(0);
+      sums.addAndGet(1, m.executorRunTime());
+      sums.addAndGet(2, m.executorCpuTime() / 1_000_000);
+      sums.addAndGet(3, m.executorDeserializeTime());
+      sums.addAndGet(4, m.shuffleWriteMetrics().writeTime() / 1_000_000);
+      sums.addAndGet(5, m.jvmGCTime());
+    }
+
+    @Override
+    public String toString() {
+      return String.format("%d tasks, run %d ms, cpu %d ms, deserialize %d ms, shuffle write %d ms, gc %d ms (sums)",
+          sums.get(0), sums.get(1), sums.get(2), sums.get(3), sums.get(4), sums.get(5));
+    }
+  }
+
   /** All four, alternating, best of {@code args[0]} (default 5) wall times each; prints the ratios. */
-  public static void main(String[] args) throws IOException {
+  public static void main(String[] args) throws IOException, TimeoutException {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
     DatasetScanBench bench = new DatasetScanBench();
     bench.days = args.length > 1 ? Integer.parseInt(args[1]) : 30;
@@ -210,6 +243,14 @@ public class DatasetScanBench {
       System.out.printf("rows %d: zarr full %.0f ms, parquet full %.0f ms, zarr one day %.0f ms, parquet one day %.0f ms%n",
           (long) bench.days * 24 * LATITUDES * LONGITUDES, best[0] / 1e6, best[1] / 1e6, best[2] / 1e6, best[3] / 1e6);
       System.out.printf("zarr/parquet full %.2f; zarr full/one day %.1fx%n", (double) best[0] / best[1], (double) best[0] / best[2]);
+      TaskTotals totals = new TaskTotals();
+      bench.spark.sparkContext().addSparkListener(totals);
+      for (String table : List.of("ds", "pq")) {
+        totals.reset();
+        bench.query(table, "");
+        bench.spark.sparkContext().listenerBus().waitUntilEmpty();
+        System.out.println("tasks of the full scan over " + table + ": " + totals);
+      }
     } finally {
       bench.tearDown();
     }
