@@ -32,6 +32,13 @@ import org.apache.arrow.vector.ipc.ArrowStreamWriter;
  */
 record DatasetLayout(DatasetRead read, List<String> dimensions, long[] shape, int[] chunkShape, Map<String, byte[]> values)
     implements Serializable {
+  /**
+   * The longest dimension whose values travel to the tasks (8 MB of int64s): every task receives all of
+   * them with the reader factory, so a longer one (a million-row dimension without coordinate, say) is
+   * read per chunk, as other columns are.
+   */
+  static final int MAX_VALUES = 1 << 20;
+
   DatasetLayout {
     dimensions = List.copyOf(dimensions);
     shape = shape.clone();
@@ -39,11 +46,16 @@ record DatasetLayout(DatasetRead read, List<String> dimensions, long[] shape, in
     values = new LinkedHashMap<>(values);
   }
 
-  /** The layout of {@code table}'s grid, with the values of its dimensions among {@code columns} (but dictionary-encoded ones, read as stored), read with {@code allocator}. */
-  static DatasetLayout of(DatasetRead read, DatasetTable table, List<String> columns, BufferAllocator allocator) {
+  /**
+   * The layout of {@code table}'s grid, with the values of its dimensions among {@code columns} (but
+   * dictionary-encoded ones and those longer than {@code maxValues}, read as stored), read with {@code
+   * allocator}.
+   */
+  static DatasetLayout of(DatasetRead read, DatasetTable table, List<String> columns, BufferAllocator allocator, int maxValues) {
     Map<String, byte[]> values = new LinkedHashMap<>();
     for (String dim : table.dimensions()) {
-      if (columns.contains(dim) && !Dictionaries.isEncoded(table.schema().findField(dim))) {
+      long length = table.shape()[table.dimensions().indexOf(dim)];
+      if (columns.contains(dim) && length <= maxValues && !Dictionaries.isEncoded(table.schema().findField(dim))) {
         try (FieldVector v = table.dimensionValues(dim, allocator)) {
           values.put(dim, write(v));
         }

@@ -112,7 +112,7 @@ final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns,
         chunks = chunks.subList(0, keep);
       }
       partitions = partitions(table, store instanceof HadoopStore hadoop ? hadoop : null);
-      layout = DatasetLayout.of(read, table, List.of(required.fieldNames()), allocator);
+      layout = DatasetLayout.of(read, table, List.of(required.fieldNames()), allocator, DatasetLayout.MAX_VALUES);
     }
     return this;
   }

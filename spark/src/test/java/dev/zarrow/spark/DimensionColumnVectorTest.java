@@ -135,6 +135,7 @@ class DimensionColumnVectorTest {
     write();
     DatasetLayout computed;
     DatasetLayout materialised;
+    DatasetLayout mixed;
     StructType schema;
     List<Field> fields;
     List<long[]> chunks = new ArrayList<>();
@@ -145,18 +146,21 @@ class DimensionColumnVectorTest {
       assertEquals(List.of("time", "latitude", "level", "t"), columns);
       fields = table.schema().getFields();
       schema = SparkTypes.toSpark(table.schema());
-      computed = DatasetLayout.of(read, table, columns, allocator);
-      materialised = DatasetLayout.of(read, table, List.of(), allocator);
+      computed = DatasetLayout.of(read, table, columns, allocator, DatasetLayout.MAX_VALUES);
+      materialised = DatasetLayout.of(read, table, List.of(), allocator, DatasetLayout.MAX_VALUES);
+      mixed = DatasetLayout.of(read, table, columns, allocator, LATITUDES); // time is longer: read
       for (long i = table.chunkCount() - 1; i >= 0; i--) { // reversed: a partition's chunks come in its own order
         chunks.add(table.chunkCoords(i));
       }
     }
     assertTrue(computed.computes("time") && computed.computes("latitude") && computed.computes("level"));
     assertTrue(!computed.computes("t") && !materialised.computes("time"));
+    assertTrue(!mixed.computes("time") && mixed.computes("latitude") && mixed.computes("level"));
     List<List<Object>> expected = rows(materialised, schema, fields, chunks, 1 << 20);
     assertEquals(TIMES * LATITUDES * LEVELS, expected.size());
     for (int batchRows : new int[] {1, 2, 5, 7, 13, 1 << 20}) {
       assertEquals(expected, rows(computed, schema, fields, chunks, batchRows), "slices of " + batchRows + " rows");
+      assertEquals(expected, rows(mixed, schema, fields, chunks, batchRows), "time read, slices of " + batchRows + " rows");
     }
     // only dimension columns: nothing is read, the rows come from the grid
     List<List<Object>> dims = expected.stream().map(r -> r.subList(0, 3)).toList();
