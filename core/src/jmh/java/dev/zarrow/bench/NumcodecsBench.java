@@ -30,7 +30,14 @@ import org.apache.arrow.vector.FieldVector;
  * (or {@code python3}) times {@code codec.decode} of every codec of the chain in reverse, as zarr-python 2
  * does. Both sides report the best of N rounds of wall time (the JVM's CPU clock ticks in 10 ms here: too
  * coarse), alternating Java and Python twice so that both see the same load; the ratio is Java's time over
- * numcodecs'. Run it on an idle machine and say the load (README: "Performance"):
+ * numcodecs'.
+ *
+ * <p>Both sides do the same work per round: read the same stored bytes without a copy, allocate the
+ * decoded chunk with {@code malloc} (numpy's arrays; zarrow's unzeroed Arrow memory) and free the previous
+ * round's. glibc's dynamic mmap threshold then hands both the same warm block again, so neither pays
+ * fresh pages: each side prints its minor page faults per round (0-50 on both, measured; a side near 2,000 per
+ * round would be touching 8 MB of fresh pages, 16 us each on some VMs). Run it on an idle machine and say
+ * the load (README: "Performance"):
  *
  * <pre>
  * mvn -q -Pbench -DskipTests package dependency:build-classpath -Dmdep.outputFile=target/bench.classpath
@@ -67,9 +74,9 @@ public final class NumcodecsBench {
           + codec("shuffle", "{\"elementsize\":4}") + "," + codec("zlib", "{\"level\":1}") + "]"},
   };
 
-  /** Times numcodecs' decode of {dir}/{name}.bin per chain; prints "name seconds" (best of rounds). */
+  /** Times numcodecs' decode of {dir}/{name}.bin per chain; prints "name seconds faults" (best of rounds; minor faults per round after two). */
   private static final String PYTHON = """
-      import json, sys, time
+      import json, resource, sys, time
       import numpy as np
       import numcodecs
       d, rounds = sys.argv[1], int(sys.argv[2])
@@ -78,7 +85,9 @@ public final class NumcodecsBench {
                     for c in chain if c['name'] != 'bytes']
           stored = open(d + '/' + name + '.bin', 'rb').read()
           best = float('inf')
-          for _ in range(rounds + 2):
+          for r in range(rounds + 2):
+              if r == 2:
+                  faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
               t0 = time.perf_counter()
               x = stored
               for c in reversed(codecs):
@@ -86,7 +95,7 @@ public final class NumcodecsBench {
               x = np.frombuffer(x, dtype='<f8') if not isinstance(x, np.ndarray) else x.view('<f8')
               best = min(best, time.perf_counter() - t0)
               assert x.size == %d, (name, x.size)
-          print(name, best, flush=True)
+          print(name, best, (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults) / rounds, flush=True)
       """.formatted(COUNT);
 
   public static void main(String[] args) throws Exception {
@@ -136,10 +145,15 @@ public final class NumcodecsBench {
 
       long[] zarrow = new long[selected.size()];
       java.util.Arrays.fill(zarrow, Long.MAX_VALUE);
-      Map<String, Double> python = new HashMap<>();
+      double[] zarrowFaults = new double[selected.size()];
+      Map<String, double[]> python = new HashMap<>();
       for (int pass = 0; pass < 2; pass++) {
         for (int c = 0; c < selected.size(); c++) {
+          long faults = 0;
           for (int r = 0; r < rounds + 2; r++) {
+            if (r == 2) {
+              faults = minorFaults(); // after two warm-up rounds, as on numcodecs' side
+            }
             long t0 = System.nanoTime();
             try (FieldVector v = pipelines.get(c).decode(stored.get(c).duplicate(), allocator)) {
               zarrow[c] = Math.min(zarrow[c], System.nanoTime() - t0);
@@ -148,14 +162,16 @@ public final class NumcodecsBench {
               }
             }
           }
+          zarrowFaults[c] = (double) (minorFaults() - faults) / rounds; // the second pass's
         }
-        python(script, dir, rounds).forEach((k, v) -> python.merge(k, v, Math::min));
+        python(script, dir, rounds).forEach((k, v) -> python.merge(k, v, (a, b) -> a[0] <= b[0] ? new double[] {a[0], b[1]} : b));
       }
-      System.out.printf("%-24s %10s %12s %12s %8s%n", "chain", "stored", "zarrow ms", "numcodecs ms", "ratio");
+      System.out.printf("%-24s %10s %12s %12s %8s %16s%n", "chain", "stored", "zarrow ms", "numcodecs ms", "ratio", "faults/round z,n");
       for (int c = 0; c < selected.size(); c++) {
         double j = zarrow[c] / 1e6;
-        double p = python.get(selected.get(c)[0]) * 1e3;
-        System.out.printf("%-24s %10d %12.2f %12.2f %8.2f%n", selected.get(c)[0], stored.get(c).remaining(), j, p, j / p);
+        double[] p = python.get(selected.get(c)[0]);
+        System.out.printf("%-24s %10d %12.2f %12.2f %8.2f %8.1f,%.1f%n", selected.get(c)[0], stored.get(c).remaining(), j, p[0] * 1e3,
+            j / (p[0] * 1e3), zarrowFaults[c], p[1]);
       }
       chunk.close();
     } finally {
@@ -163,7 +179,18 @@ public final class NumcodecsBench {
     }
   }
 
-  private static Map<String, Double> python(Path script, Path dir, int rounds) throws IOException, InterruptedException {
+  /** This process's minor page faults so far (Linux' /proc/self/stat), or 0 where there is none. */
+  private static long minorFaults() {
+    try {
+      String stat = Files.readString(Path.of("/proc/self/stat"));
+      return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[7]);
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
+  }
+
+  /** numcodecs' best time in seconds and minor page faults per round (of the last pass), by chain. */
+  private static Map<String, double[]> python(Path script, Path dir, int rounds) throws IOException, InterruptedException {
     String exe = Files.isExecutable(Path.of("/usr/bin/python3")) ? "/usr/bin/python3" : "python3";
     ProcessBuilder builder = new ProcessBuilder(exe, script.toString(), dir.toString(), String.valueOf(rounds));
     builder.environment().remove("OPENBLAS_CORETYPE");
@@ -173,10 +200,10 @@ public final class NumcodecsBench {
     if (process.waitFor() != 0) {
       throw new IllegalStateException("numcodecs timing failed: " + out);
     }
-    Map<String, Double> times = new HashMap<>();
+    Map<String, double[]> times = new HashMap<>();
     for (String line : out.strip().split("\n")) {
       String[] parts = line.split(" ");
-      times.put(parts[0], Double.parseDouble(parts[1]));
+      times.put(parts[0], new double[] {Double.parseDouble(parts[1]), Double.parseDouble(parts[2])});
     }
     return times;
   }
