@@ -94,6 +94,18 @@ public final class Main implements Callable<Integer> {
     PrintWriter stdout = new PrintWriter(new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8)));
     PrintWriter stderr = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
     try {
+      // A bare version query needs no command model: picocli's classes and its reflection over Main
+      // would be most of the run (README, "Performance": start-up). Same output as picocli's.
+      if (args != null && args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+        try {
+          for (String line : new Version().getVersion()) {
+            stdout.println(line);
+          }
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+        return OK;
+      }
       Main main = new Main();
       main.stdoutBytes = out;
       CommandLine cli = new CommandLine(main);

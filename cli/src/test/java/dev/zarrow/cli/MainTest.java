@@ -20,6 +20,17 @@ class MainTest {
   }
 
   @Test
+  void versionWithoutAModelAnswersAsPicocliDoes() {
+    // --version alone skips picocli; with another option (or as -V) picocli answers: same bytes, same exit.
+    Cli.Result picocli = Cli.run("--verbose", "--version");
+    assertEquals(0, picocli.exit(), picocli.toString());
+    for (String flag : List.of("--version", "-V")) {
+      Cli.Result r = Cli.run(flag);
+      assertEquals(picocli, r, flag);
+    }
+  }
+
+  @Test
   void helpListsEveryCommandAndTheExitCodes() {
     Cli.Result r = Cli.run("--help");
     assertEquals(0, r.exit(), r.toString());
