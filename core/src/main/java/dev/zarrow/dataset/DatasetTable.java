@@ -2,6 +2,7 @@ package dev.zarrow.dataset;
 
 import dev.zarrow.error.NoSuchNodeException;
 import dev.zarrow.grid.Box;
+import dev.zarrow.grid.ChunkGrid;
 import dev.zarrow.vector.Broadcast;
 import java.util.AbstractList;
 import java.util.ArrayList;
@@ -222,13 +223,7 @@ public final class DatasetTable {
   /** The cells of the chunk at {@code coords}: a box of the grid, clipped at its edges. */
   public Box chunkBox(long[] coords) {
     chunkIndex(coords); // checks them
-    long[] start = new long[shape.length];
-    long[] size = new long[shape.length];
-    for (int d = 0; d < shape.length; d++) {
-      start[d] = coords[d] * chunkShape[d];
-      size[d] = Math.min(chunkShape[d], shape[d] - start[d]);
-    }
-    return new Box(start, size);
+    return new ChunkGrid(chunkShape).chunkBox(coords, shape);
   }
 
   /** The Arrow schema of every batch (the decoded forms; variables' attributes as field metadata). */

@@ -115,6 +115,11 @@ public record ChunkGrid(int[] chunkShape) {
     }
   }
 
+  /** The cells of an array of {@code shape} that chunk {@code coords} holds: its region clipped at the array's end. */
+  public Box chunkBox(long[] coords, long[] shape) {
+    return chunkBox(coords).intersect(Box.of(shape));
+  }
+
   /** The region of the array chunk {@code coords} covers (full chunk size, may pass the array's end). */
   public Box chunkBox(long[] coords) {
     long[] start = new long[coords.length];

@@ -66,6 +66,15 @@ class GridTest {
   }
 
   @Test
+  void chunkBoxesClippedAtTheArraysEnd() {
+    ChunkGrid grid = ChunkGrid.regular(3, 4);
+    long[] shape = {7, 8};
+    assertEquals(new Box(new long[] {3, 4}, new long[] {3, 4}), grid.chunkBox(new long[] {1, 1}, shape));
+    assertEquals(new Box(new long[] {6, 4}, new long[] {1, 4}), grid.chunkBox(new long[] {2, 1}, shape));
+    assertEquals(new Box(new long[] {6, 4}, new long[] {3, 4}), grid.chunkBox(new long[] {2, 1}));
+  }
+
+  @Test
   void chunksOfARegionInCOrder() {
     ChunkGrid grid = ChunkGrid.regular(3, 4);
     // Rows 2..6 touch chunk rows 0..2, columns 3..4 touch chunk columns 0..1.

@@ -2,6 +2,7 @@ package dev.zarrow.spark;
 
 import dev.zarrow.dataset.DatasetTable;
 import dev.zarrow.grid.Box;
+import dev.zarrow.grid.ChunkGrid;
 import dev.zarrow.vector.Dictionaries;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -84,13 +85,7 @@ record DatasetLayout(DatasetRead read, List<String> dimensions, long[] shape, in
 
   /** The cells of the chunk at grid coordinates {@code coords}, clipped at the grid's edges. */
   Box chunkBox(long[] coords) {
-    long[] start = new long[shape.length];
-    long[] size = new long[shape.length];
-    for (int d = 0; d < shape.length; d++) {
-      start[d] = coords[d] * chunkShape[d];
-      size[d] = Math.min(chunkShape[d], shape[d] - start[d]);
-    }
-    return new Box(start, size);
+    return new ChunkGrid(chunkShape).chunkBox(coords, shape);
   }
 
   private static byte[] write(FieldVector vector) {
