@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -132,7 +133,7 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
       this.countRemaining = rows;
       return;
     }
-    this.allocator = TaskMemory.allocator();
+    this.allocator = new RootAllocator();
     Chunks computing = null;
     Store opened = null;
     try {
