@@ -21,8 +21,16 @@ import java.util.Locale;
  * copies itself out of the jar into a temporary file on every run (30-40 ms each, before the first chunk
  * of a blosc, lz4 or zstd array decodes). A library not in the jar for this platform is left out; it
  * then unpacks itself as before.
+ *
+ * <p>The launcher runs it as {@code java -Dzarrow.classDataTraining=true -jar JAR DIR NATIVE_DIR}, the
+ * way every later run starts, so that the archive is recorded with the JDK's archived module graph
+ * ("optimized module handling"): a {@code --add-opens} or {@code -cp} run would record one without
+ * it, and every run mapping it would set up the module system from scratch (about 50 ms).
  */
 public final class ClassDataTraining {
+  /** The system property that makes {@link Main#main} run this training instead of a command. */
+  static final String PROPERTY = "zarrow.classDataTraining";
+
   private ClassDataTraining() {}
 
   public static void main(String[] args) throws IOException {

@@ -2,14 +2,11 @@ package dev.zarrow.cli;
 
 import dev.zarrow.error.ZarrException;
 import java.io.BufferedWriter;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionException;
 import picocli.CommandLine;
@@ -95,15 +92,9 @@ public final class Main implements Callable<Integer> {
     PrintWriter stderr = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
     try {
       // A bare version query needs no command model: picocli's classes and its reflection over Main
-      // would be most of the run (README, "Performance": start-up). Same output as picocli's.
-      if (args != null && args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
-        try {
-          for (String line : new Version().getVersion()) {
-            stdout.println(line);
-          }
-        } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
+      // would be most of the run (README, "Start-up of the command line"). Same output as picocli's.
+      if (Start.versionOnly(args)) {
+        stdout.println(Start.versionLine());
         return OK;
       }
       Main main = new Main();
@@ -188,20 +179,11 @@ public final class Main implements Callable<Integer> {
     return message == null ? "" : message.strip().replaceAll("\\s*\\R\\s*", " ");
   }
 
-  /** {@code zarrow VERSION (Arrow VERSION, Java VERSION)}, from the filtered version.properties. */
+  /** {@code zarrow VERSION (Arrow VERSION, Java VERSION)} for picocli's version option. */
   static final class Version implements IVersionProvider {
     @Override
-    public String[] getVersion() throws IOException {
-      Properties p = new Properties();
-      try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
-        if (in != null) {
-          p.load(in);
-        }
-      }
-      return new String[] {
-        "zarrow " + p.getProperty("version", "unknown") + " (Arrow " + p.getProperty("arrow", "unknown")
-            + ", Java " + System.getProperty("java.version") + ")"
-      };
+    public String[] getVersion() {
+      return new String[] {Start.versionLine()};
     }
   }
 }

@@ -63,17 +63,25 @@ class LauncherIT {
       assertFalse(files.anyMatch(p -> p.getFileName().toString().startsWith(".training.X")), "the training's files removed");
     }
 
-    // The JVM says where each class came from: the CLI's own classes from the archive ("top" layer).
+    // The JVM says where each class came from: the CLI's own classes from the archive ("top" layer), and
+    // for a version query nothing from a jar (no class and no resource has the class loader open the
+    // shaded jar). The archive keeps the JDK's module graph optimisation, which a training or a run
+    // with --add-opens on the command line would turn off.
     Path classLog = dir.resolve("classes.log");
+    Path cdsLog = dir.resolve("cds.log");
     Run second = zarrow(Map.of("ZARROW_CACHE_DIR", cache.toString(),
-        "JAVA_TOOL_OPTIONS", "-Xlog:class+load=info:file=" + classLog), "--version");
+        "JAVA_TOOL_OPTIONS", "-Xlog:class+load=info:file=" + classLog + " -Xlog:cds=info:file=" + cdsLog), "--version");
     assertEquals(0, second.exit(), second.toString());
     assertTrue(second.out().matches(VERSION_LINE), second.out());
     assertEquals(made, archives(cache), "the archive is reused, not made again");
     assertEquals(madeAt, Files.getLastModifiedTime(made.get(0)));
     String classes = Files.readString(classLog, StandardCharsets.UTF_8);
-    assertTrue(classes.lines().anyMatch(l -> l.contains("dev.zarrow.cli.Main ") && l.contains("shared objects file (top)")),
-        "dev.zarrow.cli.Main from the archive:\n" + classes.lines().filter(l -> l.contains("dev.zarrow")).limit(5).toList());
+    assertTrue(classes.lines().anyMatch(l -> l.contains("dev.zarrow.cli.Start ") && l.contains("shared objects file (top)")),
+        "dev.zarrow.cli.Start from the archive:\n" + classes.lines().filter(l -> l.contains("dev.zarrow")).limit(5).toList());
+    assertEquals(List.of(), classes.lines().filter(l -> l.contains("source: file:") || l.contains("source: jar:")).toList(),
+        "classes loaded from a jar");
+    String cds = Files.readString(cdsLog, StandardCharsets.UTF_8);
+    assertTrue(cds.contains("optimized module handling: enabled"), cds);
   }
 
   @Test
