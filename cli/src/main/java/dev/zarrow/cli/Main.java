@@ -105,8 +105,9 @@ public final class Main implements Callable<Integer> {
       }
       cli.setOut(stdout);
       cli.setErr(stderr);
-      cli.setParameterExceptionHandler((e, ignored) -> usageError(e, stderr));
-      cli.setExecutionExceptionHandler((e, line, parsed) -> failure(e, verbose(parsed), stderr));
+      Failures failures = new Failures(stderr);
+      cli.setParameterExceptionHandler(failures);
+      cli.setExecutionExceptionHandler(failures);
       return cli.execute(args);
     } catch (RuntimeException | Error e) { // thrown outside a command (e.g. by picocli itself)
       return failure(e, args != null && java.util.Arrays.asList(args).contains("--verbose"), stderr);
@@ -139,6 +140,29 @@ public final class Main implements Callable<Integer> {
       help |= arg.equals("--help") || (!arg.startsWith("--") && arg.contains("h"));
     }
     return help ? SUBCOMMANDS : List.of();
+  }
+
+  /**
+   * picocli's handlers of usage errors and of failed commands. A class, not two lambdas: a lambda of a
+   * picocli interface cannot be kept in the class-data archive (picocli's Java 5 classes are not), so
+   * each was made at run time by the lambda metafactory, with its method-handle classes.
+   */
+  private static final class Failures implements CommandLine.IParameterExceptionHandler, CommandLine.IExecutionExceptionHandler {
+    private final PrintWriter err;
+
+    Failures(PrintWriter err) {
+      this.err = err;
+    }
+
+    @Override
+    public int handleParseException(ParameterException e, String[] args) {
+      return usageError(e, err);
+    }
+
+    @Override
+    public int handleExecutionException(Exception e, CommandLine line, ParseResult parsed) {
+      return failure(e, verbose(parsed), err);
+    }
   }
 
   private static int usageError(ParameterException e, PrintWriter err) {
