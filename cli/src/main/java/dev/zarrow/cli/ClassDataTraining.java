@@ -22,13 +22,14 @@ import java.util.Locale;
  * of a blosc, lz4 or zstd array decodes). A library not in the jar for this platform is left out; it
  * then unpacks itself as before.
  *
- * <p>The launcher runs it as {@code java -Dzarrow.classDataTraining=true -jar JAR DIR NATIVE_DIR}, the
- * way every later run starts, so that the archive is recorded with the JDK's archived module graph
- * ("optimized module handling"): a {@code --add-opens} or {@code -cp} run would record one without
- * it, and every run mapping it would set up the module system from scratch (about 50 ms).
+ * <p>The launcher runs it as {@code java -Dzarrow.classDataTraining=true -jar JAR DIR NATIVE_DIR} ({@link
+ * Start}), the way every later run starts, so that the archive is recorded with the JDK's archived module
+ * graph ("optimized module handling"). Only {@code -jar} honours the manifest's {@code Add-Opens}; any
+ * other way needs {@code --add-opens} on the command line, with which the JVM records an archive
+ * without that optimisation, and every run mapping it sets up the module system from scratch.
  */
 public final class ClassDataTraining {
-  /** The system property that makes {@link Main#main} run this training instead of a command. */
+  /** The system property that makes {@link Start#main} run this training instead of a command. */
   static final String PROPERTY = "zarrow.classDataTraining";
 
   private ClassDataTraining() {}

@@ -27,8 +27,9 @@ public final class Start {
       out.println(versionLine());
       out.flush();
       System.exit(Main.OK);
+    } else {
+      Main.main(args);
     }
-    Main.main(args);
   }
 
   /** True for a command line that is only a version query, which needs no command model. */
