@@ -38,8 +38,9 @@ import org.apache.spark.sql.types.StructType;
  * dimensions' values read once here, at planning), several adjacent chunks per partition beyond
  * {@link ZarrScan#MAX_PARTITIONS}. The filters prune a shard's inner chunks too: a partition reads, as
  * one batch each, the runs of adjacent inner chunks they leave in its shard (the whole shard when they
- * leave all), and a region read fetches only those inner chunks' bytes and the shard's index. Only the columns Spark needs are read: a variable not selected is
- * never read, and a scan of no column (a count) reads no chunk at all, its rows known from the grid.
+ * leave all), and a region read fetches only those inner chunks' bytes and the shard's index. Only the
+ * columns Spark needs are read: a variable not selected is never read, and a scan of no column (a
+ * count) reads no chunk at all, its rows known from the grid.
  * Filters on data variables stay Spark's. The dimensions' columns are computed by the tasks from their
  * values, read here and sent with the reader factory ({@link DatasetLayout}), not read for each chunk.
  */
