@@ -58,6 +58,15 @@ public non-sealed interface ArrayToBytesCodec extends Codec {
   }
 
   /**
+   * The shape of the parts of a chunk of {@code spec} that {@link #decodeRegion} reads and decodes on
+   * their own (a shard's inner chunks): a region made of whole parts costs only their bytes. The
+   * chunk's shape when it is read whole.
+   */
+  default int[] partShape(ChunkSpec spec) {
+    return spec.shape();
+  }
+
+  /**
    * What {@link #decodeRegion} reads first from a chunk for {@code region} (a shard's index), so that a
    * network store fetches it with the request that finds the chunk ({@link
    * dev.zarrow.store.Store#source(String, ByteRange)}); empty when the whole chunk is read.

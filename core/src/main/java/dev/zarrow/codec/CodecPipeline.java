@@ -337,6 +337,14 @@ public final class CodecPipeline {
   }
 
   /**
+   * The shape of the parts of a chunk that a region read reads alone (a shard's inner chunks, when
+   * sharding is the only codec), else the chunk's shape: see {@link ArrayToBytesCodec#partShape}.
+   */
+  public int[] partShape() {
+    return serializerOnly() ? serializer.partShape(spec) : spec.shape();
+  }
+
+  /**
    * What a read of {@code region} (relative to the chunk) reads first from the stored chunk, for
    * {@link dev.zarrow.store.Store#source(String, ByteRange)}; empty when it reads the whole chunk.
    */

@@ -14,8 +14,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * A {@link DatasetTable} (or some of its chunks) as an {@link org.apache.arrow.vector.ipc.ArrowReader}:
- * one batch per chunk of the grid, in the order the chunks were given, each batch's cells in C order.
+ * A {@link DatasetTable} (or some of its chunks, or regions) as an {@link org.apache.arrow.vector.ipc.ArrowReader}:
+ * one batch per chunk of the grid (or region), in the order given, each batch's cells in C order.
  * Chunks decode ahead on the group's executor ({@link ReadAhead}, a few chunks besides the current
  * one), each chunk's columns in parallel, so memory holds a few chunks whatever the dataset's size.
  *
@@ -25,7 +25,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  */
 public final class DatasetReader extends SchemaRootReader {
   private final DatasetTable table;
-  private final List<long[]> chunks;
+  private final List<Box> chunks;
   private final ReadAhead<Chunk> readAhead;
   private final Executor executor;
   private long bytesLoaded;
@@ -38,13 +38,13 @@ public final class DatasetReader extends SchemaRootReader {
     }
   }
 
-  DatasetReader(BufferAllocator allocator, DatasetTable table, List<long[]> chunks) {
+  DatasetReader(BufferAllocator allocator, DatasetTable table, List<Box> chunks) {
     super(allocator);
     this.table = table;
     this.chunks = chunks;
     this.executor = table.dataset().group().options().executor();
-    for (long[] c : chunks.isEmpty() ? List.<long[]>of() : List.of(chunks.get(0))) {
-      if (table.chunkBox(c).size() > Integer.MAX_VALUE) {
+    for (Box c : chunks.isEmpty() ? List.<Box>of() : List.of(chunks.get(0))) {
+      if (c.size() > Integer.MAX_VALUE) {
         throw new IllegalArgumentException("a chunk of the grid " + table + " has more cells than one batch holds");
       }
     }
@@ -58,7 +58,7 @@ public final class DatasetReader extends SchemaRootReader {
   }
 
   private Chunk decode(int i) {
-    Box box = table.chunkBox(chunks.get(i));
+    Box box = chunks.get(i);
     List<FieldVector> vectors = WorkSharing.map(table.columns(), c -> table.read(c, box, allocator), executor);
     return new Chunk(vectors, Math.toIntExact(box.size()));
   }

@@ -29,8 +29,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * dimension of the dataset, as xarray's table has), in the order the variables name them, taking the
  * variables of highest rank first (ties in the group's order): {@code t2m(time, latitude, longitude)}
  * gives {@code time, latitude, longitude}. The grid is cut into chunks: along each dimension the chunk
- * length of the first such variable that has it (then of the coordinates). Lower-rank variables
- * broadcast over the dimensions they lack, as in xarray.
+ * length of the first such variable that has it (then of the coordinates); a chunk of a sharded variable
+ * is its shard, whose inner chunks (the {@link #partShape}) a region read fetches alone. Lower-rank
+ * variables broadcast over the dimensions they lack, as in xarray.
  *
  * <p><b>Columns</b>, named like the arrays, in this order: each dimension (its index coordinate's
  * values, CF-decoded; without one, the int64 position along it), then each non-index coordinate whose
@@ -53,14 +54,17 @@ public final class DatasetTable {
   private final List<String> dimensions;
   private final long[] shape;
   private final int[] chunkShape;
+  private final int[] partShape;
   private final List<GridColumn> columns;
   private final Schema schema;
 
-  private DatasetTable(Dataset dataset, List<String> dimensions, long[] shape, int[] chunkShape, List<GridColumn> columns) {
+  private DatasetTable(Dataset dataset, List<String> dimensions, long[] shape, int[] chunkShape, int[] partShape,
+      List<GridColumn> columns) {
     this.dataset = dataset;
     this.dimensions = List.copyOf(dimensions);
     this.shape = shape;
     this.chunkShape = chunkShape;
+    this.partShape = partShape;
     this.columns = List.copyOf(columns);
     this.schema = new Schema(this.columns.stream().map(GridColumn::field).toList(), CfDecoder.metadata(dataset.attributes()));
   }
@@ -90,6 +94,7 @@ public final class DatasetTable {
     List<String> dimList = new ArrayList<>(dims);
     long[] shape = new long[dimList.size()];
     int[] chunks = new int[dimList.size()];
+    int[] parts = new int[dimList.size()];
     List<Variable> chunkSources = new ArrayList<>(byRank);
     chunkSources.addAll(coordinates);
     for (int d = 0; d < shape.length; d++) {
@@ -99,6 +104,7 @@ public final class DatasetTable {
         int k = v.dimensions().indexOf(dim);
         if (k >= 0) {
           chunks[d] = v.array().grid().chunkShape()[k];
+          parts[d] = v.array().pipeline().partShape()[k];
           break;
         }
       }
@@ -134,7 +140,7 @@ public final class DatasetTable {
       }
       columns.removeIf(c -> !options.columns().contains(c.field().getName()));
     }
-    return new DatasetTable(dataset, dimList, shape, chunks, columns);
+    return new DatasetTable(dataset, dimList, shape, chunks, parts, columns);
   }
 
   private static GridColumn column(Variable v, List<String> dims, boolean raw) {
@@ -160,6 +166,15 @@ public final class DatasetTable {
   /** The grid's chunk shape (see the class comment for where it comes from). */
   public int[] chunkShape() {
     return chunkShape.clone();
+  }
+
+  /**
+   * The shape of the parts of a chunk that are read alone: along each dimension, the inner chunk length
+   * of the variable that gives the {@link #chunkShape} when it is sharded (sharding its only codec),
+   * else the chunk length. A region made of whole parts reads only their bytes (and the shard's index).
+   */
+  public int[] partShape() {
+    return partShape.clone();
   }
 
   /** Chunks along each dimension of the grid. */
@@ -269,10 +284,10 @@ public final class DatasetTable {
     if (first < 0 || first > end || end > count) {
       throw new IllegalArgumentException("chunks [" + first + ", " + end + ") are not a range of the grid's " + count + " chunks");
     }
-    List<long[]> chunks = new AbstractList<>() {
+    List<Box> chunks = new AbstractList<>() {
       @Override
-      public long[] get(int i) {
-        return chunkCoords(first + i);
+      public Box get(int i) {
+        return chunkBox(chunkCoords(first + i));
       }
 
       @Override
@@ -289,12 +304,34 @@ public final class DatasetTable {
    * the reader and closes it.
    */
   public DatasetReader reader(BufferAllocator allocator, List<long[]> chunks) {
-    List<long[]> copy = new ArrayList<>();
+    List<Box> boxes = new ArrayList<>();
     for (long[] c : chunks) {
-      chunkIndex(c);
-      copy.add(c.clone());
+      boxes.add(chunkBox(c));
     }
-    return new DatasetReader(allocator, this, copy);
+    return new DatasetReader(allocator, this, boxes);
+  }
+
+  /**
+   * The cells of each of {@code regions} (boxes of the grid; one outside it is an {@link
+   * IllegalArgumentException}), in the order given, a batch each, cells in C order: for readers of
+   * parts of chunks, such as the inner chunks of a shard that a filter leaves ({@link #partShape}). The
+   * caller owns the reader and closes it.
+   */
+  public DatasetReader regionReader(BufferAllocator allocator, List<Box> regions) {
+    for (Box b : regions) {
+      if (b.rank() != shape.length) {
+        throw new IllegalArgumentException("region " + b + " has " + b.rank() + " dimensions; the grid has " + shape.length);
+      }
+      for (int d = 0; d < shape.length; d++) {
+        if (b.start(d) < 0 || b.shape(d) < 0 || b.start(d) + b.shape(d) > shape[d]) {
+          throw new IllegalArgumentException("region " + b + " is outside the grid " + Arrays.toString(shape));
+        }
+      }
+      if (b.size() > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("region " + b + " of the grid " + this + " has more cells than one batch holds");
+      }
+    }
+    return new DatasetReader(allocator, this, List.copyOf(regions));
   }
 
   List<GridColumn> columns() {

@@ -1,8 +1,6 @@
 package dev.zarrow.spark;
 
 import dev.zarrow.dataset.DatasetTable;
-import dev.zarrow.grid.Box;
-import dev.zarrow.grid.ChunkGrid;
 import dev.zarrow.vector.Dictionaries;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -21,17 +19,15 @@ import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 
 /**
  * What planning knows of a dataset's grid that its tasks need, sent to them with the reader factory: the
- * read options, the grid's dimensions, shape and chunk shape, and the values of the dimensions whose
+ * read options, the grid's dimensions, and the values of the dimensions whose
  * columns the scan wants (each in the Arrow IPC stream format: Arrow vectors are not serializable). A
  * task computes those columns from them ({@link DimensionColumnVector}) and reads only the other ones.
  *
  * @param read the dataset's read options
  * @param dimensions the grid's dimensions, in order
- * @param shape the grid's cells along each dimension
- * @param chunkShape a chunk's cells along each dimension
  * @param values the values of the scanned dimension columns, by name, as their columns hold them
  */
-record DatasetLayout(DatasetRead read, List<String> dimensions, long[] shape, int[] chunkShape, Map<String, byte[]> values)
+record DatasetLayout(DatasetRead read, List<String> dimensions, Map<String, byte[]> values)
     implements Serializable {
   /**
    * The longest dimension whose values travel to the tasks (8 MB of int64s): every task receives all of
@@ -42,8 +38,6 @@ record DatasetLayout(DatasetRead read, List<String> dimensions, long[] shape, in
 
   DatasetLayout {
     dimensions = List.copyOf(dimensions);
-    shape = shape.clone();
-    chunkShape = chunkShape.clone();
     values = new LinkedHashMap<>(values);
   }
 
@@ -62,7 +56,7 @@ record DatasetLayout(DatasetRead read, List<String> dimensions, long[] shape, in
         }
       }
     }
-    return new DatasetLayout(read, table.dimensions(), table.shape(), table.chunkShape(), values);
+    return new DatasetLayout(read, table.dimensions(), values);
   }
 
   /** Whether column {@code name} is a dimension whose values this carries (so computed, not read). */
@@ -81,11 +75,6 @@ record DatasetLayout(DatasetRead read, List<String> dimensions, long[] shape, in
     } catch (IOException e) {
       throw new UncheckedIOException("zarr: the values of dimension " + name + " did not reach the task", e);
     }
-  }
-
-  /** The cells of the chunk at grid coordinates {@code coords}, clipped at the grid's edges. */
-  Box chunkBox(long[] coords) {
-    return new ChunkGrid(chunkShape).chunkBox(coords, shape);
   }
 
   private static byte[] write(FieldVector vector) {

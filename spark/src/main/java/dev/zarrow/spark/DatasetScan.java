@@ -4,6 +4,7 @@ import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.dataset.DatasetTable;
 import dev.zarrow.dataset.Variable;
+import dev.zarrow.grid.Box;
 import dev.zarrow.store.Store;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,8 +36,11 @@ import org.apache.spark.sql.types.StructType;
  * A scan of a gridded dataset's table ({@link DatasetTable}): one input partition per chunk of the
  * grid (a shard when sharded) that the pushed dimension filters leave ({@link DimensionFilters}, on the
  * dimensions' values read once here, at planning), several adjacent chunks per partition beyond
- * {@link ZarrScan#MAX_PARTITIONS}. Only the columns Spark needs are read: a variable not selected is
- * never read, and a scan of no column (a count) reads no chunk at all, its rows known from the grid.
+ * {@link ZarrScan#MAX_PARTITIONS}. The filters prune a shard's inner chunks too: a partition reads, as
+ * one batch each, the runs of adjacent inner chunks they leave in its shard (the whole shard when they
+ * leave all), and a region read fetches only those inner chunks' bytes and the shard's index. Only the
+ * columns Spark needs are read: a variable not selected is never read, and a scan of no column (a
+ * count) reads no chunk at all, its rows known from the grid.
  * Filters on data variables stay Spark's. The dimensions' columns are computed by the tasks from their
  * values, read here and sent with the reader factory ({@link DatasetLayout}), not read for each chunk.
  */
@@ -53,8 +57,11 @@ final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns,
   private StructType required;
   private Filter[] pushed = new Filter[0];
   private long limit = -1;
-  private List<long[]> chunks;
+  private boolean sharded;
   private long chunkCount;
+  private long chunksRead;
+  private long shardCount;
+  private long shardsRead;
   private InputPartition[] partitions;
   private DatasetLayout layout;
 
@@ -96,69 +103,155 @@ final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns,
     return true;
   }
 
-  /** Plans: reads the filtered dimensions' values and chooses the chunks. */
+  /** Plans: reads the filtered dimensions' values and chooses the chunks (the inner chunks of the shards, when sharded). */
   @Override
   public Scan build() {
     try (Store store = location.open(); BufferAllocator allocator = new RootAllocator()) {
       DatasetTable table = read.table(Zarr.openGroup(store, ""), null);
-      chunkCount = table.chunkCount();
-      chunks = prune(table, allocator);
-      if (limit >= 0) {
-        long rows = 0;
-        int keep = 0;
-        while (keep < chunks.size() && rows < limit) {
-          rows += table.chunkBox(chunks.get(keep++)).size();
-        }
-        chunks = chunks.subList(0, keep);
+      int[] parts = partShape(table);
+      sharded = !Arrays.equals(parts, table.chunkShape());
+      chunkCount = count(table.shape(), parts);
+      shardCount = table.chunkCount();
+      List<List<Along>> along = new ArrayList<>();
+      for (int d = 0; d < parts.length; d++) {
+        along.add(along(table, d, parts, kept(table, d, parts[d], allocator)));
       }
-      partitions = partitions(table, store instanceof HadoopStore hadoop ? hadoop : null);
+      List<List<Box>> shards = shards(along, table.dimensions().size());
+      if (limit >= 0) {
+        shards = limited(shards);
+      }
+      shardsRead = shards.size();
+      chunksRead = 0;
+      for (List<Box> regions : shards) {
+        for (Box b : regions) {
+          chunksRead += count(b, parts);
+        }
+      }
+      partitions = partitions(table, shards, along, store instanceof HadoopStore hadoop ? hadoop : null);
       layout = DatasetLayout.of(read, table, List.of(required.fieldNames()), allocator, DatasetLayout.MAX_VALUES);
     }
     return this;
   }
 
-  /** The chunks (grid coordinates, C order) whose every dimension has a position the pushed filters may match. */
-  private List<long[]> prune(DatasetTable table, BufferAllocator allocator) {
-    List<String> dims = table.dimensions();
-    long[] grid = table.gridShape();
-    int[] chunkShape = table.chunkShape();
-    List<long[]> along = new ArrayList<>(); // per dimension: the chunk indices kept along it
+  /**
+   * The grid's parts read alone ({@link DatasetTable#partShape}: a shard's inner chunks), or its chunks
+   * along a dimension where the parts do not tile a chunk.
+   */
+  private static int[] partShape(DatasetTable table) {
+    int[] parts = table.partShape();
+    int[] chunks = table.chunkShape();
+    for (int d = 0; d < parts.length; d++) {
+      if (parts[d] <= 0 || chunks[d] % parts[d] != 0) {
+        parts[d] = chunks[d];
+      }
+    }
+    return parts;
+  }
+
+  /** The parts along each dimension of {@code shape} cut in {@code parts}, multiplied. */
+  private static long count(long[] shape, int[] parts) {
+    long n = 1;
+    for (int d = 0; d < shape.length; d++) {
+      n *= parts[d] == 0 ? 0 : (shape[d] + parts[d] - 1) / parts[d];
+    }
+    return n;
+  }
+
+  /** The parts of region {@code b}, which starts at a part's start. */
+  private static long count(Box b, int[] parts) {
+    return count(b.shape(), parts);
+  }
+
+  /** The indices of the parts along dimension {@code d} (of {@code part} cells) that hold a position the pushed filters may match. */
+  private long[] kept(DatasetTable table, int d, int part, BufferAllocator allocator) {
+    String dim = table.dimensions().get(d);
+    long n = part == 0 ? 0 : (table.shape()[d] + part - 1) / part;
     List<Filter> filters = List.of(pushed);
-    Set<String> filtered = DimensionFilters.conjuncts(filters).stream().map(f -> f.references()[0]).collect(Collectors.toSet());
-    for (int d = 0; d < dims.size(); d++) {
-      if (!filtered.contains(dims.get(d))) {
-        along.add(java.util.stream.LongStream.range(0, grid[d]).toArray());
-        continue;
-      }
-      boolean[] match;
-      try (FieldVector values = table.dimensionValues(dims.get(d), allocator)) {
-        match = DimensionFilters.matches(filters, dims.get(d), values);
-      }
-      List<Long> kept = new ArrayList<>();
-      for (long c = 0; c < grid[d]; c++) {
-        int end = (int) Math.min(match.length, (c + 1) * chunkShape[d]);
-        for (int i = (int) (c * chunkShape[d]); i < end; i++) {
-          if (match[i]) {
-            kept.add(c);
-            break;
-          }
+    if (DimensionFilters.conjuncts(filters).stream().noneMatch(f -> f.references()[0].equals(dim))) {
+      return java.util.stream.LongStream.range(0, n).toArray();
+    }
+    boolean[] match;
+    try (FieldVector values = table.dimensionValues(dim, allocator)) {
+      match = DimensionFilters.matches(filters, dim, values);
+    }
+    List<Long> kept = new ArrayList<>();
+    for (long c = 0; c < n; c++) {
+      int end = (int) Math.min(match.length, (c + 1) * part);
+      for (int i = (int) (c * part); i < end; i++) {
+        if (match[i]) {
+          kept.add(c);
+          break;
         }
       }
-      along.add(kept.stream().mapToLong(Long::longValue).toArray());
     }
-    List<long[]> out = new ArrayList<>();
-    if (along.stream().anyMatch(a -> a.length == 0)) {
+    return kept.stream().mapToLong(Long::longValue).toArray();
+  }
+
+  /**
+   * One chunk (shard) along a dimension that holds kept parts: its index, and the cell ranges {@code
+   * [start, end)} of its runs of adjacent kept parts (each part alone under a limit, so that a limit
+   * reads no more parts than it needs).
+   */
+  private record Along(long chunk, List<long[]> runs) {}
+
+  private List<Along> along(DatasetTable table, int d, int[] parts, long[] kept) {
+    long length = table.shape()[d];
+    int per = table.chunkShape()[d] / parts[d]; // parts per chunk
+    List<Along> out = new ArrayList<>();
+    for (int i = 0; i < kept.length; ) {
+      long chunk = kept[i] / per;
+      List<long[]> runs = new ArrayList<>();
+      while (i < kept.length && kept[i] / per == chunk) {
+        int j = i;
+        while (limit < 0 && j + 1 < kept.length && kept[j + 1] == kept[j] + 1 && kept[j + 1] / per == chunk) {
+          j++;
+        }
+        runs.add(new long[] {kept[i] * parts[d], Math.min(length, (kept[j] + 1) * parts[d])});
+        i = j + 1;
+      }
+      out.add(new Along(chunk, runs));
+    }
+    return out;
+  }
+
+  /**
+   * The kept chunks (shards) of the grid in C order, each as the regions to read in it: the cartesian
+   * product of its runs along each dimension, C order (the whole chunk when nothing is pruned in it).
+   */
+  private static List<List<Box>> shards(List<List<Along>> along, int rank) {
+    List<List<Box>> out = new ArrayList<>();
+    for (int[] at : product(along.stream().mapToInt(List::size).toArray())) {
+      List<List<long[]>> runs = new ArrayList<>();
+      for (int d = 0; d < rank; d++) {
+        runs.add(along.get(d).get(at[d]).runs());
+      }
+      List<Box> regions = new ArrayList<>();
+      for (int[] r : product(runs.stream().mapToInt(List::size).toArray())) {
+        long[] start = new long[rank];
+        long[] shape = new long[rank];
+        for (int d = 0; d < rank; d++) {
+          long[] run = runs.get(d).get(r[d]);
+          start[d] = run[0];
+          shape[d] = run[1] - run[0];
+        }
+        regions.add(new Box(start, shape));
+      }
+      out.add(regions);
+    }
+    return out;
+  }
+
+  /** Every index tuple below {@code sizes}, last fastest (C order); one empty tuple for no dimension. */
+  private static List<int[]> product(int[] sizes) {
+    List<int[]> out = new ArrayList<>();
+    if (Arrays.stream(sizes).anyMatch(n -> n == 0)) {
       return out;
     }
-    int[] at = new int[dims.size()];
-    while (true) { // the cartesian product, last dimension fastest (C order)
-      long[] coords = new long[at.length];
-      for (int d = 0; d < at.length; d++) {
-        coords[d] = along.get(d)[at[d]];
-      }
-      out.add(coords);
+    int[] at = new int[sizes.length];
+    while (true) {
+      out.add(at.clone());
       int d = at.length - 1;
-      while (d >= 0 && ++at[d] == along.get(d).length) {
+      while (d >= 0 && ++at[d] == sizes[d]) {
         at[d--] = 0;
       }
       if (d < 0) {
@@ -167,9 +260,31 @@ final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns,
     }
   }
 
-  /** The chunks in runs of adjacent ones, a run per partition, at most {@link ZarrScan#MAX_PARTITIONS}. */
-  private InputPartition[] partitions(DatasetTable table, HadoopStore hadoop) {
-    int n = chunks.size();
+  /** The first regions, in order, that hold {@link #limit} rows. */
+  private List<List<Box>> limited(List<List<Box>> shards) {
+    List<List<Box>> out = new ArrayList<>();
+    long rows = 0;
+    for (List<Box> regions : shards) {
+      if (rows >= limit) {
+        break;
+      }
+      List<Box> kept = new ArrayList<>();
+      for (Box b : regions) {
+        if (rows >= limit) {
+          break;
+        }
+        kept.add(b);
+        rows += b.size();
+      }
+      out.add(kept);
+    }
+    return out;
+  }
+
+  /** The chunks (shards) a partition each, or runs of adjacent ones beyond {@link ZarrScan#MAX_PARTITIONS}. */
+  private InputPartition[] partitions(DatasetTable table, List<List<Box>> shards, List<List<Along>> along, HadoopStore hadoop) {
+    int n = shards.size();
+    int rank = table.dimensions().size();
     int per = (int) Math.max(1, (n + ZarrScan.MAX_PARTITIONS - 1) / ZarrScan.MAX_PARTITIONS);
     List<ZarrArray> arrays = new ArrayList<>();
     List<int[]> axes = new ArrayList<>();
@@ -182,16 +297,17 @@ final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns,
         }
       }
     }
+    List<int[]> coords = product(along.stream().mapToInt(List::size).toArray());
     List<InputPartition> out = new ArrayList<>();
     for (int first = 0; first < n; first += per) {
-      List<long[]> run = chunks.subList(first, Math.min(n, first + per));
-      long[] flat = new long[run.size() * table.dimensions().size()];
-      long rows = 0;
+      List<Box> regions = new ArrayList<>();
       Map<String, Integer> hosts = new HashMap<>();
-      for (int i = 0; i < run.size(); i++) {
-        long[] c = run.get(i);
-        System.arraycopy(c, 0, flat, i * c.length, c.length);
-        rows += table.chunkBox(c).size();
+      for (int i = first; i < Math.min(n, first + per); i++) {
+        regions.addAll(shards.get(i));
+        long[] c = new long[rank];
+        for (int d = 0; d < rank; d++) {
+          c[d] = along.get(d).get(coords.get(i)[d]).chunk();
+        }
         for (int a = 0; a < arrays.size(); a++) {
           String key = chunkKey(arrays.get(a), axes.get(a), table, c);
           if (key != null) {
@@ -203,7 +319,7 @@ final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns,
       }
       List<String> busiest = hosts.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
           .limit(MAX_HOSTS).map(Map.Entry::getKey).toList();
-      out.add(new DatasetPartition(flat, table.dimensions().size(), rows, busiest.toArray(String[]::new)));
+      out.add(new DatasetPartition(regions, rank, busiest.toArray(String[]::new)));
     }
     return out.toArray(InputPartition[]::new);
   }
@@ -230,7 +346,8 @@ final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns,
   @Override
   public String description() {
     return "zarr dataset " + location + " " + Arrays.toString(required.fieldNames()) + " PushedFilters: " + Arrays.toString(pushed)
-        + (limit >= 0 ? " limit " + limit : "") + ", reads " + chunks.size() + " of " + chunkCount + " chunks";
+        + (limit >= 0 ? " limit " + limit : "") + ", reads " + chunksRead + " of " + chunkCount + " chunks"
+        + (sharded ? " in " + shardsRead + " of " + shardCount + " shards" : "");
   }
 
   @Override

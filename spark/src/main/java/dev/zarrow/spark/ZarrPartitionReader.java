@@ -65,18 +65,18 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
   }
 
   /**
-   * A dataset partition's chunks and the columns computed for them rather than read: the dimensions'
-   * ({@link DatasetLayout}), one batch per chunk, in the partition's order.
+   * A dataset partition's regions and the columns computed for them rather than read: the dimensions'
+   * ({@link DatasetLayout}), one batch per region, in the partition's order.
    */
   private static final class Chunks implements AutoCloseable {
     private final DatasetLayout layout;
-    private final List<long[]> coords;
+    private final List<Box> regions;
     private final Map<String, ColumnVector> values = new HashMap<>();
     private final List<FieldVector> vectors = new ArrayList<>();
 
-    Chunks(DatasetLayout layout, List<long[]> coords, List<String> columns, StructType schema, BufferAllocator allocator) {
+    Chunks(DatasetLayout layout, List<Box> regions, List<String> columns, StructType schema, BufferAllocator allocator) {
       this.layout = layout;
-      this.coords = coords;
+      this.regions = regions;
       for (String name : columns) {
         FieldVector v = layout.values(name, allocator);
         vectors.add(v);
@@ -84,9 +84,9 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
       }
     }
 
-    /** The column {@code name} (a computed dimension) of chunk {@code i}, whose batch has {@code rows} rows. */
+    /** The column {@code name} (a computed dimension) of region {@code i}, whose batch has {@code rows} rows. */
     ColumnVector column(String name, int i, int rows) {
-      Box box = layout.chunkBox(coords.get(i));
+      Box box = regions.get(i);
       int d = layout.dimensions().indexOf(name);
       long stride = 1;
       for (int k = d + 1; k < box.rank(); k++) {
@@ -96,7 +96,7 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
     }
 
     int rows(int i) {
-      return Math.toIntExact(layout.chunkBox(coords.get(i)).size());
+      return Math.toIntExact(regions.get(i).size());
     }
 
     @Override
@@ -116,10 +116,10 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
 
   /**
    * A dataset partition's reader: as above, but the columns of the dimensions whose values {@code layout}
-   * carries are computed for each of the partition's chunks ({@code coords}), not read.
+   * carries are computed for each of the partition's regions, not read.
    */
   ZarrPartitionReader(Location location, StructType schema, List<Field> stored, long rows, int batchRows, Opener opener,
-      DatasetLayout layout, List<long[]> coords) {
+      DatasetLayout layout, List<Box> regions) {
     this.schema = schema;
     this.batchRows = batchRows > 0 ? batchRows : DEFAULT_BATCH_ROWS;
     List<String> computed = layout == null ? List.of()
@@ -137,7 +137,7 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
     Chunks computing = null;
     Store opened = null;
     try {
-      computing = computed.isEmpty() ? null : new Chunks(layout, coords, computed, schema, allocator);
+      computing = computed.isEmpty() ? null : new Chunks(layout, regions, computed, schema, allocator);
       opened = this.stored.isEmpty() ? null : location.open();
       this.reader = opened == null ? null : opener.open(opened, allocator, this.stored.stream().map(Field::getName).toList());
     } catch (RuntimeException e) {
@@ -176,7 +176,7 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
       vectors = reader.getVectorSchemaRoot().getFieldVectors();
       loadedRows = reader.getVectorSchemaRoot().getRowCount();
     } else {
-      if (chunk == chunks.coords.size()) {
+      if (chunk == chunks.regions.size()) {
         return false;
       }
       vectors = List.of();
@@ -285,10 +285,11 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
     @Override
     public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
       List<Field> stored = FieldJson.parseSchema(Json.parse(storedJson, "the scanned columns")).getFields();
-      if (partition instanceof DatasetPartition chunks) {
-        List<long[]> coords = chunks.chunkList();
-        return new ZarrPartitionReader(location, schema, stored, chunks.rows(), batchRows, (store, allocator, columns) ->
-            dataset.read().table(Zarr.openGroup(store, "", TaskOptions.current()), columns).reader(allocator, coords), dataset, coords);
+      if (partition instanceof DatasetPartition part) {
+        List<Box> regions = part.regionList();
+        return new ZarrPartitionReader(location, schema, stored, part.rows(), batchRows, (store, allocator, columns) ->
+            dataset.read().table(Zarr.openGroup(store, "", TaskOptions.current()), columns).regionReader(allocator, regions), dataset,
+            regions);
       }
       ZarrInputPartition rows = (ZarrInputPartition) partition;
       return new ZarrPartitionReader(location, schema, stored, rows.end() - rows.start(), batchRows,

@@ -87,11 +87,10 @@ class DimensionColumnVectorTest {
   }
 
   /** Every row of every batch of a partition of {@code chunks}, each column's value by Spark's getter, columns in order. */
-  private List<List<Object>> rows(DatasetLayout layout, StructType schema, List<Field> fields, List<long[]> chunks, int batchRows)
+  private List<List<Object>> rows(DatasetLayout layout, StructType schema, List<Field> fields, List<Box> chunks, int batchRows)
       throws IOException {
     Location location = new Location(dir.toString(), new Configuration(false));
-    DatasetPartition partition = new DatasetPartition(chunks.stream().flatMapToLong(java.util.Arrays::stream).toArray(), 3,
-        chunks.stream().mapToLong(c -> layout.chunkBox(c).size()).sum(), new String[0]);
+    DatasetPartition partition = new DatasetPartition(chunks, 3, new String[0]);
     var factory = new ZarrPartitionReader.Factory(location, schema, fields, batchRows, layout);
     List<List<Object>> out = new ArrayList<>();
     try (PartitionReader<ColumnarBatch> reader = factory.createColumnarReader(partition)) {
@@ -138,7 +137,7 @@ class DimensionColumnVectorTest {
     DatasetLayout mixed;
     StructType schema;
     List<Field> fields;
-    List<long[]> chunks = new ArrayList<>();
+    List<Box> chunks = new ArrayList<>();
     try (FileSystemStore store = FileSystemStore.open(dir); BufferAllocator allocator = new RootAllocator()) {
       DatasetRead read = DatasetRead.of(Map.of());
       DatasetTable table = read.table(Zarr.openGroup(store, ""), null);
@@ -150,7 +149,7 @@ class DimensionColumnVectorTest {
       materialised = DatasetLayout.of(read, table, List.of(), allocator, DatasetLayout.MAX_VALUES);
       mixed = DatasetLayout.of(read, table, columns, allocator, LATITUDES); // time is longer: read
       for (long i = table.chunkCount() - 1; i >= 0; i--) { // reversed: a partition's chunks come in its own order
-        chunks.add(table.chunkCoords(i));
+        chunks.add(table.chunkBox(table.chunkCoords(i)));
       }
     }
     assertTrue(computed.computes("time") && computed.computes("latitude") && computed.computes("level"));

@@ -6,6 +6,8 @@ import dev.zarrow.store.StoreProvider;
 import dev.zarrow.store.WritableStore;
 import dev.zarrow.testing.RecordingStore;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -36,6 +38,15 @@ public final class RecordingStores implements StoreProvider {
       store.requests().forEach(r -> keys.add(r.key()));
     }
     return keys;
+  }
+
+  /** The get requests (key, byte range) through every store opened since the last {@link #reset}. */
+  static List<RecordingStore.Request> requests() {
+    List<RecordingStore.Request> out = new ArrayList<>();
+    for (RecordingStore store : OPENED) {
+      out.addAll(store.requests());
+    }
+    return out;
   }
 
   @Override

@@ -47,6 +47,7 @@ class ZarrDatasetSparkTest {
   /** xarray's table of the month, with each row's grid position (ti, li, oi) from its coordinate values. */
   static Dataset<Row> xarrayMonth;
   static String monthLocation;
+  static String shardedLocation;
 
   @BeforeAll
   static void start() {
@@ -61,6 +62,40 @@ class ZarrDatasetSparkTest {
     xarrayMonth.cache();
     xarrayMonth.createOrReplaceTempView("xr");
     read(monthLocation).createOrReplaceTempView("ds");
+    shardedCopy(dir.resolve("month.zarr"), dir.resolve("sharded.zarr"));
+    shardedLocation = RecordingStores.location(dir.resolve("sharded.zarr"));
+    read(shardedLocation).createOrReplaceTempView("sharded");
+  }
+
+  /** Inner chunks of the sharded month: one day (4 steps) of a chunk of xarray's (5 latitudes, 18 longitudes). */
+  static final int[] INNER = {4, 5, 18};
+  /** Shards of t2m (5 days) and of tp (6 days: another shard grid than t2m's); orography unsharded. */
+  static final java.util.Map<String, int[]> SHARDS = java.util.Map.of("t2m", new int[] {20, 5, 18}, "tp", new int[] {24, 5, 18});
+
+  /**
+   * The month as a Zarr v3 dataset (dimension_names, attributes as xarray keeps them) with t2m and tp in
+   * shards of {@link #SHARDS} of one-day inner chunks ({@link #INNER}, zstd), the same values.
+   */
+  static void shardedCopy(Path from, Path to) {
+    try (var in = dev.zarrow.store.FileSystemStore.open(from); var out = dev.zarrow.store.FileSystemStore.open(to);
+        var allocator = new org.apache.arrow.memory.RootAllocator()) {
+      dev.zarrow.ZarrGroup source = dev.zarrow.Zarr.openGroup(in, "");
+      dev.zarrow.ZarrGroup copy = dev.zarrow.Zarr.createGroup(out, "");
+      for (var child : source.children().all().entrySet()) {
+        dev.zarrow.ZarrArray array = (dev.zarrow.ZarrArray) child.getValue();
+        var attributes = array.attributes().deepCopy();
+        List<String> dims = new ArrayList<>();
+        attributes.remove(dev.zarrow.metadata.V2Metadata.DIMENSIONS_ATTRIBUTE).forEach(d -> dims.add(d.textValue()));
+        var spec = dev.zarrow.ArraySpec.of(array.dataType(), array.shape()).fillValue(array.fillValue()).dimensionNames(dims)
+            .attributes(attributes);
+        int[] shards = SHARDS.get(child.getKey());
+        spec = shards == null ? spec.chunks(array.grid().chunkShape()) : spec.chunks(shards).codecs(List.of(
+            dev.zarrow.ArraySpec.shardingIndexed(INNER, List.of(dev.zarrow.ArraySpec.bytes("little"), dev.zarrow.ArraySpec.zstd(1)))));
+        try (dev.zarrow.NdVector values = array.read(allocator)) {
+          copy.createArray(child.getKey(), spec).write(new long[array.rank()], values);
+        }
+      }
+    }
   }
 
   @AfterAll
@@ -318,5 +353,109 @@ class ZarrDatasetSparkTest {
     List<String> hosts = scala.jdk.javaapi.CollectionConverters.asJava(spark.sparkContext().getPreferredLocs(rdd, 7)).stream()
         .map(org.apache.spark.scheduler.TaskLocation::host).toList();
     assertEquals(List.of("node-0.3.1"), hosts, "partition 7 is chunk (0, 3, 1) of the grid (12 x 4 x 2), file t2m/0.3.1");
+  }
+
+  // ---- the month sharded: a partition per shard, and only the inner chunks a filter leaves read ----
+
+  /**
+   * The inner chunks of {@code variable} read since the last reset, as {@code KEY#INDEX}: a whole-shard
+   * get reads them all, a ranged get those whose bytes it covers (the shard's index, read from the
+   * stored shard, says where each is); a suffix get is the index.
+   */
+  static Set<String> innerChunksRead(String variable) throws java.io.IOException {
+    Set<String> out = new TreeSet<>();
+    for (var r : RecordingStores.requests()) {
+      if (!r.key().startsWith(variable + "/c/") || r.range() instanceof dev.zarrow.store.ByteRange.Suffix) {
+        continue;
+      }
+      java.nio.ByteBuffer shard = java.nio.ByteBuffer.wrap(java.nio.file.Files.readAllBytes(dir.resolve("sharded.zarr").resolve(r.key())))
+          .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      int n = SHARDS.get(variable)[0] / INNER[0];
+      int index = shard.capacity() - 4 - 16 * n; // n (offset, nbytes) pairs, then a crc32c
+      long from = r.range() == null ? 0 : ((dev.zarrow.store.ByteRange.FromStart) r.range()).offset();
+      long to = r.range() == null ? shard.capacity() : from + ((dev.zarrow.store.ByteRange.FromStart) r.range()).length();
+      for (int i = 0; i < n; i++) {
+        long offset = shard.getLong(index + 16 * i);
+        long nbytes = shard.getLong(index + 16 * i + 8);
+        if (offset != -1 && offset >= from && offset + nbytes <= to) {
+          out.add(r.key() + "#" + i);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The inner chunks of {@code variable} that hold a row of xarray's table matching {@code predicate}. */
+  static Set<String> innerChunksNeeded(String variable, String predicate) {
+    int steps = SHARDS.get(variable)[0];
+    return new TreeSet<>(spark.sql("SELECT DISTINCT concat('" + variable + "/c/', floor(ti / " + steps + "), '/', floor(li / 5), '/', floor(oi / 18),"
+        + " '#', floor(ti % " + steps + " / 4)) FROM xr WHERE " + predicate).as(org.apache.spark.sql.Encoders.STRING()).collectAsList());
+  }
+
+  /**
+   * {@code SELECT ... FROM sharded WHERE predicate} gives xarray's rows, reads exactly the inner chunks
+   * of t2m and tp that hold a matching row, and explain() says how many of t2m's (the grid's) it reads
+   * and in how many of its 48 shards.
+   */
+  static void assertPrunesInnerChunks(String predicate) throws java.io.IOException {
+    String columns = "time, latitude, longitude, t2m, tp, orography";
+    Dataset<Row> actual = spark.sql("SELECT " + columns + " FROM sharded WHERE " + predicate);
+    String plan = actual.queryExecution().executedPlan().toString();
+    RecordingStores.reset();
+    List<Row> rows = actual.collectAsList();
+    Set<String> t2m = innerChunksNeeded("t2m", predicate);
+    assertEquals(t2m, innerChunksRead("t2m"), predicate + ": the inner chunks of t2m read");
+    assertEquals(innerChunksNeeded("tp", predicate), innerChunksRead("tp"), predicate + ": the inner chunks of tp read (its own shards)");
+    long shards = t2m.stream().map(k -> k.substring(0, k.indexOf('#'))).distinct().count();
+    assertTrue(plan.contains("reads " + t2m.size() + " of 240 chunks in " + shards + " of 48 shards"), predicate + ": " + plan);
+    assertSameRows(spark.sql("SELECT " + columns + " FROM xr WHERE " + predicate), spark.createDataFrame(rows, actual.schema()), predicate);
+  }
+
+  @Test
+  void aShardedDatasetIsXarraysTableReadShardByShard() throws java.io.IOException {
+    Dataset<Row> df = read(shardedLocation);
+    assertEquals(48, df.rdd().getNumPartitions(), "a partition per shard of t2m, 6 x 4 x 2");
+    assertTrue(df.queryExecution().executedPlan().toString().contains("reads 240 of 240 chunks in 48 of 48 shards"),
+        df.queryExecution().executedPlan().toString());
+    RecordingStores.reset();
+    assertSameRows(xarrayMonth.drop("ti", "li", "oi"), df, "the sharded month");
+    assertEquals(240, innerChunksRead("t2m").size(), "every inner chunk of t2m");
+    // a shard is read with one request; one clipped at the grid's edge (latitudes 15..18 of 5) with two: its index, then
+    // its inner chunks in one range
+    var t2m = RecordingStores.requests().stream().filter(r -> r.key().startsWith("t2m/c/")).toList();
+    assertTrue(t2m.stream().allMatch(r -> r.range() == null || r.key().split("/")[3].equals("3")), "whole shards: " + t2m);
+  }
+
+  @Test
+  void oneDayReadsOnlyThatDaysInnerChunksOfEachShard() throws java.io.IOException {
+    // day 3 is steps 8..11: inner chunk 2 of the first shard along time of t2m (steps 0..19) and of tp (0..23)
+    assertPrunesInnerChunks("time >= timestamp_ntz'2000-01-03' AND time < timestamp_ntz'2000-01-04'");
+    assertEquals(8, innerChunksNeeded("t2m", "time >= timestamp_ntz'2000-01-03' AND time < timestamp_ntz'2000-01-04'").size(),
+        "one inner chunk in each of the day's 4 x 2 shards, not the shards' five");
+    // steps 18..25 (day 5 18:00 to day 7 06:00): inner chunks 4 of t2m's first shard, 0 and 1 of its second; 4, 5, 0 of tp's
+    assertPrunesInnerChunks("time >= timestamp_ntz'2000-01-05 12:00' AND time <= timestamp_ntz'2000-01-07 06:00' AND latitude BETWEEN 40 AND 60");
+    assertPrunesInnerChunks("time IN (timestamp_ntz'2000-01-02 06:00', timestamp_ntz'2000-01-04 00:00') AND longitude < 100");
+    assertPrunesInnerChunks("latitude = 0");
+    assertPrunesInnerChunks("time > timestamp_ntz'2000-01-29 06:00'");
+  }
+
+  @Test
+  void aLimitOnAShardedDatasetReadsItsFirstInnerChunk() throws java.io.IOException {
+    Dataset<Row> limited = read(shardedLocation).select("time", "t2m").limit(10);
+    String plan = limited.queryExecution().executedPlan().toString();
+    assertTrue(plan.contains("limit 10") && plan.contains("reads 1 of 240 chunks in 1 of 48 shards"), plan);
+    RecordingStores.reset();
+    assertEquals(10, limited.collectAsList().size());
+    assertEquals(Set.of("t2m/c/0/0/0#0"), innerChunksRead("t2m"));
+  }
+
+  @Test
+  void countOfADayOfAShardedDatasetReadsNoShard() {
+    String day = "time >= timestamp_ntz'2000-01-03' AND time < timestamp_ntz'2000-01-04'";
+    RecordingStores.reset();
+    assertEquals(spark.sql("SELECT count(*) FROM xr WHERE " + day).first().getLong(0),
+        spark.sql("SELECT count(*) FROM sharded WHERE " + day).first().getLong(0));
+    assertEquals(List.of(), RecordingStores.requests().stream().filter(r -> r.key().startsWith("t2m/") || r.key().startsWith("tp/"))
+        .filter(r -> !r.key().endsWith("zarr.json")).toList());
   }
 }

@@ -160,6 +160,12 @@ public final class ShardingCodec implements ArrayToBytesCodec {
     return decodeRegion(new BufferSource(bytes), spec, Box.of(spec.shape()), allocator);
   }
 
+  /** The inner chunks: each is read with its own range request. */
+  @Override
+  public int[] partShape(ChunkSpec spec) {
+    return chunkShape.clone();
+  }
+
   /** The index, unless the region covers the shard (then the whole shard is read with one request). */
   @Override
   public Optional<ByteRange> firstRead(ChunkSpec spec, Box region) {

@@ -46,9 +46,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * time over {@code days} days, latitude 90 to -90 by 1, longitude by 2 degrees: 23.5M rows for 30
  * days), as xarray lays it out (Zarr v3, dimension names, time in "hours since", t2m float32 in chunks
  * of a day of the whole globe, blosc lz4 with shuffle), read through the zarr source as a dataset,
- * against the same tidy table written as Parquet by Spark (what these users do today: convert first).
- * Also one day of them ({@code time} in a day: the zarr scan prunes to one chunk, Parquet skips row
- * groups by their statistics). {@link #main} runs all four outside JMH, best of N, and prints the ratios.
+ * against the same tidy table written as Parquet by Spark (what these users do today: convert first);
+ * and the same dataset sharded as a v3 dataset of this size is usually written ({@code shardDays} days
+ * a shard of the same one-day inner chunks: a partition per shard). Also one day of them ({@code time}
+ * in a day: the zarr scans prune to one chunk, or one inner chunk of one shard; Parquet skips row groups
+ * by their statistics). {@link #main} runs all six outside JMH, best of N, and prints the ratios.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -72,6 +74,10 @@ public class DatasetScanBench {
   @Param("30")
   public int days;
 
+  /** Days per shard of the sharded dataset: 5 divides the 30 days into 6 shards, 3 even waves of tasks on local[2]. */
+  @Param("5")
+  public int shardDays;
+
   private SparkSession spark;
   private Path dir;
 
@@ -79,15 +85,21 @@ public class DatasetScanBench {
   public void setUp() throws IOException {
     spark = LocalSpark.start();
     dir = Files.createTempDirectory("dataset-scan-bench");
-    write(dir.resolve("zarr"), days * 24);
+    write(dir.resolve("zarr"), days * 24, 0);
+    write(dir.resolve("sharded"), days * 24, shardDays);
     spark.read().format("zarr").load(dir.resolve("zarr").toString()).select("time", "latitude", "longitude", "t2m")
         .write().parquet(dir.resolve("parquet").toString());
     spark.read().format("zarr").load(dir.resolve("zarr").toString()).createOrReplaceTempView("ds");
+    spark.read().format("zarr").load(dir.resolve("sharded").toString()).createOrReplaceTempView("dss");
     spark.read().parquet(dir.resolve("parquet").toString()).createOrReplaceTempView("pq");
   }
 
-  /** The dataset as xarray writes one: index coordinates, dimension names, CF time units. */
-  static void write(Path path, int times) throws IOException {
+  /**
+   * The dataset as xarray writes one: index coordinates, dimension names, CF time units; t2m in one-day
+   * chunks, or with {@code shardDays > 0} in shards of that many days of one-day inner chunks (the same
+   * values either way).
+   */
+  static void write(Path path, int times, int shardDays) throws IOException {
     Files.createDirectories(path);
     try (FileSystemStore store = FileSystemStore.open(path); BufferAllocator allocator = new RootAllocator()) {
       ZarrGroup group = Zarr.createGroup(store, "");
@@ -121,9 +133,12 @@ public class DatasetScanBench {
         v.setValueCount(LONGITUDES);
         lon.write(0, v);
       }
-      ZarrArray t2m = group.createArray("t2m", ArraySpec.of(FixedType.FLOAT32, times, LATITUDES, LONGITUDES).chunks(24, LATITUDES, LONGITUDES)
-          .compressors(List.of(ArraySpec.blosc("lz4", 5, "shuffle"))).dimensionNames(List.of("time", "latitude", "longitude"))
-          .attributes(JsonNodeFactory.instance.objectNode().put("units", "K")));
+      ArraySpec spec = ArraySpec.of(FixedType.FLOAT32, times, LATITUDES, LONGITUDES).dimensionNames(List.of("time", "latitude", "longitude"))
+          .attributes(JsonNodeFactory.instance.objectNode().put("units", "K"));
+      int[] day = {24, LATITUDES, LONGITUDES};
+      spec = shardDays > 0 ? spec.chunks(24 * shardDays, LATITUDES, LONGITUDES).codecs(List.of(ArraySpec.shardingIndexed(day,
+          List.of(ArraySpec.bytes("little"), ArraySpec.blosc("lz4", 5, "shuffle"))))) : spec.chunks(day).compressors(List.of(ArraySpec.blosc("lz4", 5, "shuffle")));
+      ZarrArray t2m = group.createArray("t2m", spec);
       SplittableRandom random = new SplittableRandom(26);
       int cells = 24 * LATITUDES * LONGITUDES;
       for (int t = 0; t < times; t += 24) {
@@ -163,6 +178,16 @@ public class DatasetScanBench {
   @Benchmark
   public List<Row> zarrOneDay() {
     return query("ds", ONE_DAY);
+  }
+
+  @Benchmark
+  public List<Row> shardedFull() {
+    return query("dss", "");
+  }
+
+  @Benchmark
+  public List<Row> shardedOneDay() {
+    return query("dss", ONE_DAY);
   }
 
   @Benchmark
@@ -212,40 +237,48 @@ public class DatasetScanBench {
     }
   }
 
-  /** All four, alternating, best of {@code args[0]} (default 5) wall times each; prints the ratios. */
+  /** All six, alternating, best of {@code args[0]} (default 5) wall times each; prints the ratios. */
   public static void main(String[] args) throws IOException, TimeoutException {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
     DatasetScanBench bench = new DatasetScanBench();
     bench.days = args.length > 1 ? Integer.parseInt(args[1]) : 30;
+    bench.shardDays = args.length > 2 ? Integer.parseInt(args[2]) : 5;
     bench.setUp();
     try {
-      assertSame(bench.zarrFull(), bench.parquetFull());
-      assertSame(bench.zarrOneDay(), bench.parquetOneDay());
-      System.out.println(bench.spark.sql(String.format(QUERY, "ds", ONE_DAY)).queryExecution().executedPlan());
-      System.out.printf("partitions of the full scan: zarr %d, parquet %d%n", bench.spark.table("ds").rdd().getNumPartitions(),
-          bench.spark.table("pq").rdd().getNumPartitions());
-      long[] best = {Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE};
-      for (int r = 0; r < rounds; r++) {
-        long t0 = System.nanoTime();
-        bench.zarrFull();
-        long t1 = System.nanoTime();
-        bench.parquetFull();
-        long t2 = System.nanoTime();
-        bench.zarrOneDay();
-        long t3 = System.nanoTime();
-        bench.parquetOneDay();
-        long t4 = System.nanoTime();
-        best[0] = Math.min(best[0], t1 - t0);
-        best[1] = Math.min(best[1], t2 - t1);
-        best[2] = Math.min(best[2], t3 - t2);
-        best[3] = Math.min(best[3], t4 - t3);
+      List<Row> parquetFull = bench.parquetFull();
+      List<Row> parquetOneDay = bench.parquetOneDay();
+      assertSame(bench.zarrFull(), parquetFull);
+      assertSame(bench.zarrOneDay(), parquetOneDay);
+      assertSame(bench.shardedFull(), parquetFull);
+      assertSame(bench.shardedOneDay(), parquetOneDay);
+      for (String table : List.of("ds", "dss")) {
+        System.out.println(bench.spark.sql(String.format(QUERY, table, ONE_DAY)).queryExecution().executedPlan());
       }
-      System.out.printf("rows %d: zarr full %.0f ms, parquet full %.0f ms, zarr one day %.0f ms, parquet one day %.0f ms%n",
-          (long) bench.days * 24 * LATITUDES * LONGITUDES, best[0] / 1e6, best[1] / 1e6, best[2] / 1e6, best[3] / 1e6);
-      System.out.printf("zarr/parquet full %.2f; zarr full/one day %.1fx%n", (double) best[0] / best[1], (double) best[0] / best[2]);
+      System.out.printf("partitions of the full scan: zarr %d, zarr sharded (%d days a shard) %d, parquet %d%n",
+          bench.spark.table("ds").rdd().getNumPartitions(), bench.shardDays, bench.spark.table("dss").rdd().getNumPartitions(),
+          bench.spark.table("pq").rdd().getNumPartitions());
+      String[] names = {"zarr full", "parquet full", "zarr one day", "parquet one day", "sharded full", "sharded one day"};
+      List<java.util.function.Supplier<List<Row>>> queries = List.of(bench::zarrFull, bench::parquetFull, bench::zarrOneDay,
+          bench::parquetOneDay, bench::shardedFull, bench::shardedOneDay);
+      long[] best = new long[queries.size()];
+      java.util.Arrays.fill(best, Long.MAX_VALUE);
+      for (int r = 0; r < rounds; r++) {
+        for (int q = 0; q < queries.size(); q++) {
+          long t0 = System.nanoTime();
+          queries.get(q).get();
+          best[q] = Math.min(best[q], System.nanoTime() - t0);
+        }
+      }
+      StringBuilder line = new StringBuilder("rows " + (long) bench.days * 24 * LATITUDES * LONGITUDES + ":");
+      for (int q = 0; q < queries.size(); q++) {
+        line.append(String.format(" %s %.0f ms%s", names[q], best[q] / 1e6, q + 1 < queries.size() ? "," : ""));
+      }
+      System.out.println(line);
+      System.out.printf("unsharded: zarr/parquet full %.2f; zarr full/one day %.1fx%n", (double) best[0] / best[1], (double) best[0] / best[2]);
+      System.out.printf("sharded:   zarr/parquet full %.2f; zarr full/one day %.1fx%n", (double) best[4] / best[1], (double) best[4] / best[5]);
       TaskTotals totals = new TaskTotals();
       bench.spark.sparkContext().addSparkListener(totals);
-      for (String table : List.of("ds", "pq")) {
+      for (String table : List.of("ds", "dss", "pq")) {
         totals.reset();
         bench.query(table, "");
         bench.spark.sparkContext().listenerBus().waitUntilEmpty();
