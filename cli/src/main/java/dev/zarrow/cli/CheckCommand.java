@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.memory.unsafe.UnsafeAllocationManager;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -87,7 +88,10 @@ final class CheckCommand extends ZarrowCommand {
   /** Checks everything below {@code path}; the summary JSON. */
   static ObjectNode run(Store store, String path, ZarrOptions options) {
     Walk walk = new Walk(store, options);
-    try (BufferAllocator allocator = new RootAllocator()) {
+    // Over malloc, not Netty (Arrow's default here), whose set-up on a JVM's first allocator costs more
+    // than decoding a large array: check allocates a few large buffers, lent from chunk to chunk.
+    try (BufferAllocator allocator = new RootAllocator(
+        RootAllocator.configBuilder().allocationManagerFactory(UnsafeAllocationManager.FACTORY).build())) {
       walk.node(path, allocator);
     }
     walk.problems.sort(Comparator.comparing(Problem::key));
