@@ -161,7 +161,7 @@ final class CatCommand extends ZarrowCommand {
     }
     g.writeEndArray();
     g.writeFieldName("data_type");
-    g.writeTree(array.metadata().dataType().toJson());
+    dev.zarrow.metadata.Json.writeTree(g, array.metadata().dataType().toJson());
     g.writeArrayFieldStart("values");
   }
 
@@ -189,7 +189,7 @@ final class CatCommand extends ZarrowCommand {
 
   private static JsonGenerator json(StringWriter into) {
     try {
-      JsonGenerator g = dev.zarrow.metadata.Json.MAPPER.getFactory().createGenerator(into);
+      JsonGenerator g = dev.zarrow.metadata.Json.FACTORY.createGenerator(into);
       g.setRootValueSeparator(null); // one value per line, no separator before the next
       return g;
     } catch (IOException e) {

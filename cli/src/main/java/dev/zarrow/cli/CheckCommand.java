@@ -10,6 +10,7 @@ import dev.zarrow.error.ZarrException;
 import dev.zarrow.ZarrGroup;
 import dev.zarrow.ZarrNode;
 import dev.zarrow.ZarrOptions;
+import dev.zarrow.memory.ScratchBuffers;
 import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.store.ByteSource;
 import dev.zarrow.store.Store;
@@ -21,7 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.memory.unsafe.UnsafeAllocationManager;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -87,7 +88,10 @@ final class CheckCommand extends ZarrowCommand {
   /** Checks everything below {@code path}; the summary JSON. */
   static ObjectNode run(Store store, String path, ZarrOptions options) {
     Walk walk = new Walk(store, options);
-    try (BufferAllocator allocator = new RootAllocator()) {
+    // Over malloc, not Netty (Arrow's default here), whose set-up on a JVM's first allocator costs more
+    // than decoding a large array: check allocates a few large buffers, lent from chunk to chunk.
+    try (BufferAllocator allocator = new RootAllocator(
+        RootAllocator.configBuilder().allocationManagerFactory(UnsafeAllocationManager.FACTORY).build())) {
       walk.node(path, allocator);
     }
     walk.problems.sort(Comparator.comparing(Problem::key));
@@ -189,13 +193,13 @@ final class CheckCommand extends ZarrowCommand {
       keys.ignored().stream().filter(k -> !interrupted(k, 0)).forEach(ignored::add);
       List<Problem> found = new ArrayList<>();
       boolean verified = options.codecs().verifyChecksums() && checksummed(array.metadata().codecs());
-      // Each task decodes one chunk and frees it at once: memory stays at a chunk per thread. Chunks of
-      // fixed-width types decode into vectors reused from task to task: fresh memory costs a page fault
-      // per 4 KiB on first touch, more than decoding it.
-      try (ChunkOutputs outputs = new ChunkOutputs(array, allocator)) {
+      // Each task decodes one chunk and frees it at once: memory stays at a chunk per thread. Working
+      // memory is lent from task to task: fresh memory costs a page fault per 4 KiB on first touch, more
+      // than decoding it.
+      try (ScratchBuffers scratch = new ScratchBuffers(allocator, "check of '" + array.path() + "'")) {
         List<CompletableFuture<Void>> tasks = new ArrayList<>();
         for (StoredKeys.Chunk chunk : keys.chunks()) {
-          tasks.add(CompletableFuture.runAsync(() -> verify(array, chunk, verified, found, outputs, allocator), options.executor()));
+          tasks.add(CompletableFuture.runAsync(() -> verify(array, chunk, verified, found, scratch, allocator), options.executor()));
         }
         CompletableFuture.allOf(tasks.toArray(CompletableFuture[]::new)).join(); // a bug (not a ZarrException) ends the check
       }
@@ -203,33 +207,17 @@ final class CheckCommand extends ZarrowCommand {
     }
 
     private void verify(ZarrArray array, StoredKeys.Chunk chunk, boolean verified, List<Problem> found,
-        ChunkOutputs outputs, BufferAllocator allocator) {
+        ScratchBuffers scratch, BufferAllocator allocator) {
       try {
-        FieldVector out = outputs.take();
-        if (out == null) {
-          Optional<ByteSource> stored = store.source(chunk.key());
-          if (stored.isEmpty()) {
-            return; // deleted while we looked: nothing to verify
-          }
-          try (ByteSource source = stored.get()) {
-            counted(source.size(), verified);
-            // A shard's inner chunks are decoded (in parallel) and checked, never assembled into one vector;
-            // a chunk larger than any of its spec is refused from its size, before it is read.
-            array.pipeline().verify(source, allocator);
-          }
-          return;
+        Optional<ByteSource> stored = store.source(chunk.key());
+        if (stored.isEmpty()) {
+          return; // deleted while we looked: nothing to verify
         }
-        try {
-          Optional<ByteSource> stored = store.source(chunk.key());
-          if (stored.isEmpty()) {
-            return;
-          }
-          try (ByteSource source = stored.get()) {
-            counted(source.size(), verified);
-            outputs.decodeInto(source, out);
-          }
-        } finally {
-          outputs.give(out);
+        try (ByteSource source = stored.get()) {
+          counted(source.size(), verified);
+          // A shard's inner chunks are decoded (in parallel) and checked, never assembled into one vector;
+          // a chunk larger than any of its spec is refused from its size, before it is read.
+          array.pipeline().verify(source, allocator, scratch);
         }
       } catch (ZarrException e) {
         synchronized (found) {

@@ -348,7 +348,7 @@ final class DemoCommand extends ZarrowCommand {
 
   private static String json(FieldVector vector) {
     StringWriter text = new StringWriter();
-    try (JsonGenerator g = Json.MAPPER.getFactory().createGenerator(text)) {
+    try (JsonGenerator g = Json.FACTORY.createGenerator(text)) {
       g.writeStartArray();
       new JsonValueWriter(g).writeAll(vector);
       g.writeEndArray();

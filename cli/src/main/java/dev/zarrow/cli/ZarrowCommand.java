@@ -85,7 +85,7 @@ abstract class ZarrowCommand implements Callable<Integer> {
   /** A generator writing compact JSON to stdout; closing it flushes but leaves stdout open. */
   JsonGenerator jsonOut() {
     try {
-      JsonGenerator generator = Json.MAPPER.getFactory().createGenerator(out());
+      JsonGenerator generator = Json.FACTORY.createGenerator(out());
       generator.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
       return generator;
     } catch (IOException e) {

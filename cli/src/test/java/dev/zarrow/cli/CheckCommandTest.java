@@ -12,10 +12,13 @@ import dev.zarrow.dtype.FixedType;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.testing.AllocatorExtension;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.IntVector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -170,6 +173,59 @@ class CheckCommandTest {
     assertEquals(0, Json.parse(unverified.out(), "check output").get("checksummed").asInt(), unverified.toString());
     assertEquals(List.of("zarrow: check: 7 of 7 chunks decoded, their checksums not verified (--no-verify-checksums)"),
         unverified.errLines());
+  }
+
+  @Test
+  void bloscChunksAreDecodedWithEveryCheck(BufferAllocator allocator) throws Exception {
+    int n = 3 << 16; // three chunks of 64K float32s: blosc splits each into blocks of four streams
+    try (FileSystemStore store = FileSystemStore.open(dir); Float4Vector v = new Float4Vector("v", allocator)) {
+      v.allocateNew(n);
+      java.util.Random random = new java.util.Random(29);
+      for (int i = 0; i < n; i++) {
+        v.set(i, Math.round(1500 + 800 * Math.sin(i / 1e4) + random.nextGaussian() * 300) / 100f);
+      }
+      v.setValueCount(n);
+      for (String shuffle : List.of("shuffle", "noshuffle", "bitshuffle")) {
+        Zarr.createArray(store, "b/" + shuffle, ArraySpec.of(FixedType.FLOAT32, n).chunks(1 << 16)
+            .compressors(List.of(ArraySpec.blosc("lz4", 5, shuffle)))).write(0, v);
+      }
+    }
+    Cli.Result clean = Cli.run("check", dir, "b");
+    assertEquals(0, clean.exit(), clean.toString());
+    assertEquals(9, Json.parse(clean.out(), "check output").get("only_decoded").asInt());
+    for (String shuffle : List.of("shuffle", "noshuffle", "bitshuffle")) {
+      // Chunk 0 loses its last byte; chunk 1's first stream declares more bytes than the chunk holds;
+      // chunk 2 has garbage in place of the start of a compressed stream.
+      Path c0 = dir.resolve("b/" + shuffle + "/c/0");
+      byte[] b0 = Files.readAllBytes(c0);
+      Files.write(c0, java.util.Arrays.copyOf(b0, b0.length - 1));
+      Path c1 = dir.resolve("b/" + shuffle + "/c/1");
+      ByteBuffer b1 = ByteBuffer.wrap(Files.readAllBytes(c1)).order(ByteOrder.LITTLE_ENDIAN);
+      b1.putInt(b1.getInt(16), b1.capacity());
+      Files.write(c1, b1.array());
+      Path c2 = dir.resolve("b/" + shuffle + "/c/2");
+      ByteBuffer b2 = ByteBuffer.wrap(Files.readAllBytes(c2)).order(ByteOrder.LITTLE_ENDIAN);
+      int smallest = -1; // of the first four streams: compressed (a stream that does not compress is stored as is)
+      for (int k = 0, at = b2.getInt(16); k < 4; k++, at += 4 + b2.getInt(at)) {
+        if (smallest < 0 || b2.getInt(at) < b2.getInt(smallest)) {
+          smallest = at;
+        }
+      }
+      for (int i = smallest + 4; i < smallest + 20; i++) {
+        b2.put(i, (byte) 0xff);
+      }
+      Files.write(c2, b2.array());
+    }
+    Cli.Result r = Cli.run("check", dir, "b");
+    assertEquals(3, r.exit(), r.toString());
+    JsonNode problems = Json.parse(r.out(), "check output").get("problems");
+    assertEquals(9, problems.size(), r.out());
+    for (JsonNode p : problems) {
+      String key = p.get("key").asText();
+      String error = p.get("error").asText();
+      String expected = key.endsWith("/0") ? "cbytes" : key.endsWith("/1") ? "declares" : "is malformed";
+      assertTrue(error.contains(expected), key + ": " + error);
+    }
   }
 
   @Test

@@ -119,7 +119,7 @@ class ServeIT {
     BufferedReader stdout = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     String line = stdout.readLine();
     assertNotNull(line, () -> "no location line; stderr: " + read(stderr));
-    JsonNode json = Json.MAPPER.readTree(line);
+    JsonNode json = Json.mapper().readTree(line);
     assertEquals(1, json.size(), line);
     String location = json.get("location").textValue();
     assertTrue(location.matches("grpc\\+(tcp|tls)://127\\.0\\.0\\.1:\\d+"), location);

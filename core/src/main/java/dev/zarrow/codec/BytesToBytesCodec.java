@@ -35,6 +35,17 @@ public non-sealed interface BytesToBytesCodec extends Codec {
   }
 
   /**
+   * Checks that {@code bytes} decode, with every check {@link #decodeInto} makes, where only the checks
+   * matter ({@code zarrow check}): {@code target} is as for {@link #decodeInto} but its content is
+   * undefined afterwards. The default decodes into it; a codec that can make the same checks without
+   * producing the decoded bytes (blosc: its shuffle is a permutation that cannot fail) skips that work,
+   * and need not touch {@code target} at all (untouched fresh memory costs no page faults).
+   */
+  default void verifyInto(ByteBuffer bytes, ByteBuffer target) {
+    decodeInto(bytes, target);
+  }
+
+  /**
    * This codec completed for the chunks of {@code spec} (the spec its bytes serialize): what the
    * configuration leaves to the data type is filled in, as zarr-python's {@code evolve_from_array_spec}
    * does (blosc's typesize). A pipeline binds its codecs once, and arrays store the bound metadata.

@@ -406,6 +406,43 @@ public final class CodecPipeline {
   }
 
   /**
+   * As {@link #verify(ByteSource, BufferAllocator)}, with working memory lent by {@code scratch}: a chunk
+   * whose decoded bytes are its Arrow data (as for {@link #decodeInto}) is read into a lent buffer and
+   * verified by the first bytes codec into another ({@link BytesToBytesCodec#verifyInto}), so that
+   * checking N chunks on T threads touches about T chunks' worth of fresh memory, or less, instead of N.
+   */
+  public void verify(ByteSource source, BufferAllocator allocator, ScratchBuffers scratch) {
+    if (!(rawLayout && !bytesCodecs.isEmpty() && decodedSizes[0] > 0)) {
+      verify(source, allocator);
+      return;
+    }
+    checkStoredSize(source);
+    long size = decodedSizes[0];
+    if (size > options.maxChunkBytes()) {
+      throw new CodecException("a " + spec + " needs " + size + " bytes after codec " + bytesCodecs.get(0).name()
+          + ", more than the limit of " + options.maxChunkBytes());
+    }
+    ArrowBuf[] lent = new ArrowBuf[2];
+    try {
+      ByteBuffer bytes = source.readAll(n -> {
+        lent[0] = scratch.take(n);
+        return lent[0].nioBuffer(0, Math.toIntExact(lent[0].capacity()));
+      });
+      for (int i = bytesCodecs.size() - 1; i >= 1; i--) {
+        bytes = decodeBytes(i, bytes);
+      }
+      lent[1] = scratch.take(size);
+      bytesCodecs.get(0).verifyInto(bytes, Buffers.view(lent[1], 0, size));
+    } finally {
+      for (ArrowBuf buf : lent) {
+        if (buf != null) {
+          scratch.give(buf);
+        }
+      }
+    }
+  }
+
+  /**
    * The new stored bytes of a chunk whose {@code region} is replaced by {@code data} (borrowed), the
    * rest kept from {@code existing}; empty when the whole chunk now equals the fill value.
    */

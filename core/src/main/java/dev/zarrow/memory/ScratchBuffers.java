@@ -21,15 +21,33 @@ public final class ScratchBuffers implements AutoCloseable {
 
   /** A buffer of at least {@code size} bytes (contents undefined), the caller's until {@link #give}. */
   public ArrowBuf take(long size) {
-    ArrowBuf buf = free.poll();
-    if (buf != null && buf.capacity() >= size) {
-      return buf;
+    // The smallest free buffer that fits: buffers of different sizes (a chunk's stored bytes, its
+    // decoded bytes) are lent together, and each should find its own kind again.
+    while (true) {
+      ArrowBuf best = null;
+      for (ArrowBuf candidate : free) {
+        if (candidate.capacity() >= size && (best == null || candidate.capacity() < best.capacity())) {
+          best = candidate;
+        }
+      }
+      if (best == null) {
+        break;
+      }
+      if (free.remove(best)) {
+        return best;
+      } // else another thread took it: look again
     }
-    if (buf != null) {
-      buf.close(); // too small for this chunk: make room for a larger one
+    ArrowBuf small = free.poll();
+    if (small != null) {
+      if (small.capacity() >= size) {
+        return small; // given back meanwhile
+      }
+      small.close(); // too small for this chunk: make room for a larger one
     }
-    // A little headroom, so that chunks compressed to slightly different sizes share buffers.
-    return allocator.buffer(size + (size >> 4));
+    // Unzeroed memory, whose pages are only paid for when first written (the pool would zero it: a
+    // buffer of megabytes is fresh memory from the JVM each time), so headroom costs nothing: a quarter,
+    // so that chunks compressed to different sizes share buffers.
+    return Buffers.allocateUninitialized(allocator, size + (size >> 2));
   }
 
   /** Gives back a buffer from {@link #take}; its contents may be overwritten at once by another taker. */

@@ -191,4 +191,39 @@ class CodecPipelineTest {
           new long[] {12}, new long[] {0}, allocator), "a frame of 6 elements for a chunk of 5");
     }
   }
+
+  @Test
+  void verifiesWithLentMemoryAndRefusesWhatDecodeRefuses(BufferAllocator allocator) {
+    ChunkSpec spec = new ChunkSpec(new int[] {6}, FixedType.INT32, FixedType.INT32.defaultFill());
+    Spy crc = new Spy(new Crc32cCodec(true));
+    CodecPipeline p = CodecPipeline.of(List.of(BytesCodec.LITTLE, crc, new ZstdCodec(1, false)), spec,
+        Registry.defaults().context(CodecOptions.DEFAULT));
+    CodecPipeline transposed = CodecPipeline.of(List.of(TransposeCodec.of(0), BytesCodec.LITTLE, new ZstdCodec(1, false)), spec,
+        Registry.defaults().context(CodecOptions.DEFAULT));
+    byte[] stored;
+    byte[] storedTransposed;
+    try (FieldVector chunk = Vectors.random(FixedType.INT32, 6, Seeds.random("verify"), allocator)) {
+      stored = Vectors.toArray(p.encode(chunk));
+      storedTransposed = Vectors.toArray(transposed.encode(chunk));
+    }
+    byte[] flipped = stored.clone();
+    flipped[flipped.length / 2] ^= 0x10;
+    try (dev.zarrow.memory.ScratchBuffers scratch = new dev.zarrow.memory.ScratchBuffers(allocator, "verify")) {
+      for (int i = 0; i < 3; i++) {
+        p.verify(ByteSource.of(Vectors.direct(stored)), allocator, scratch);
+      }
+      assertEquals(0, crc.decodes.get(), "the first bytes codec verifies into lent memory");
+      assertEquals(3, crc.decodesInto.get());
+      assertEquals(6 * 4, crc.lastExpected);
+      transposed.verify(ByteSource.of(Vectors.direct(storedTransposed)), allocator, scratch); // not the raw layout: decoded
+      for (byte[] bad : List.of(new byte[0], java.util.Arrays.copyOf(stored, stored.length - 1), new byte[] {1, 2, 3}, flipped)) {
+        CorruptChunkException expected = assertThrows(CorruptChunkException.class, () -> p.decode(ByteSource.of(Vectors.direct(bad)), allocator));
+        CorruptChunkException e = assertThrows(CorruptChunkException.class,
+            () -> p.verify(ByteSource.of(Vectors.direct(bad)), allocator, scratch));
+        assertEquals(expected.getMessage(), e.getMessage());
+      }
+      assertThrows(CorruptChunkException.class,
+          () -> transposed.verify(ByteSource.of(Vectors.direct(new byte[] {1, 2, 3})), allocator, scratch));
+    }
+  }
 }

@@ -88,7 +88,7 @@ class ArrowDataTypeTest {
         + "\"chunk_key_encoding\":{\"name\":\"default\"},\"fill_value\":null,\"codecs\":[{\"name\":\"arrow\"}],"
         + "\"attributes\":{}}";
     store.set("a/zarr.json", ByteBuffer.wrap(doc.getBytes(StandardCharsets.UTF_8)));
-    ZarrArray array = Zarr.openArray(store, "a").withAttributes(Json.MAPPER.createObjectNode().put("k", 1));
+    ZarrArray array = Zarr.openArray(store, "a").withAttributes(Json.mapper().createObjectNode().put("k", 1));
     JsonNode written = Json.parse(store.get("a/zarr.json").orElseThrow(), "zarr.json");
     assertEquals(json, Json.compact(written.get("data_type")));
     try (NdVector all = array.read(allocator)) {

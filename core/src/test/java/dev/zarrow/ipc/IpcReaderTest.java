@@ -291,7 +291,7 @@ class IpcReaderTest {
       List<JsonGenerator> generators = new ArrayList<>();
       for (int c = 0; c < memory.getFields().size(); c++) {
         StringWriter text = new StringWriter();
-        JsonGenerator g = Json.MAPPER.getFactory().createGenerator(text);
+        JsonGenerator g = Json.FACTORY.createGenerator(text);
         g.writeStartArray();
         texts.add(text);
         generators.add(g);

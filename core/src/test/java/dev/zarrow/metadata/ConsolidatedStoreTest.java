@@ -211,7 +211,7 @@ class ConsolidatedStoreTest {
       ConsolidatedStore view = ConsolidatedStore.open(http, "").orElseThrow();
       assertFalse(view.canList());
       assertEquals(List.of("g/h/", "g/temps/"), view.listDir("g/").prefixes());
-      assertEquals(Map.of("units", "K"), Json.MAPPER.convertValue(json(view, "g/temps/.zattrs"), Map.class));
+      assertEquals(Map.of("units", "K"), Json.mapper().convertValue(json(view, "g/temps/.zattrs"), Map.class));
       assertEquals(v2Keys(www.resolve("v2.zarr")).keySet().stream().filter(view::exists).count(), 9);
       List<Nginx.Request> requests = nginx.requests();
       assertEquals(List.of("/v2.zarr/zarr.json 404", "/v2.zarr/.zmetadata 206"),

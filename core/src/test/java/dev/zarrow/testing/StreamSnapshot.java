@@ -85,7 +85,7 @@ public record StreamSnapshot(String schema, List<String> columns, long rows) {
       this.schema = ArrowJsonFiles.text(FieldJson.writeSchema(stored));
       for (int c = 0; c < stored.getFields().size(); c++) {
         StringWriter text = new StringWriter();
-        JsonGenerator g = Json.MAPPER.getFactory().createGenerator(text);
+        JsonGenerator g = Json.FACTORY.createGenerator(text);
         g.writeStartArray();
         texts.add(text);
         generators.add(g);

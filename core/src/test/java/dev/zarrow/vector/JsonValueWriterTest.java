@@ -69,7 +69,7 @@ class JsonValueWriterTest {
 
   private static String json(ValueVector vector, DictionaryProvider dictionaries) {
     StringWriter text = new StringWriter();
-    try (JsonGenerator g = Json.MAPPER.getFactory().createGenerator(text)) {
+    try (JsonGenerator g = Json.FACTORY.createGenerator(text)) {
       g.writeStartArray();
       new JsonValueWriter(g, dictionaries).writeAll(vector);
       g.writeEndArray();

@@ -1,6 +1,7 @@
 package dev.zarrow.flight;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.error.MetadataException;
 import dev.zarrow.metadata.Json;
@@ -34,7 +35,7 @@ final class Tickets {
   }
 
   static Ticket of(String path, long from, long to, boolean gridChunks) {
-    ObjectNode json = Json.MAPPER.createObjectNode();
+    ObjectNode json = JsonNodeFactory.instance.objectNode();
     json.put(KIND, VERSION);
     json.put("path", path);
     json.put("from", from);

@@ -1,6 +1,7 @@
 package dev.zarrow.flight;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
@@ -466,7 +467,7 @@ public final class ZarrFlightProducer extends NoOpFlightProducer implements Auto
       try {
         path = pathOf(stream.getDescriptor());
         long rows = put(path, stream, answer);
-        ObjectNode result = Json.MAPPER.createObjectNode().put("path", path).put("rows", rows);
+        ObjectNode result = JsonNodeFactory.instance.objectNode().put("path", path).put("rows", rows);
         byte[] bytes = result.toString().getBytes(StandardCharsets.UTF_8);
         ArrowBuf metadata = allocator.buffer(bytes.length);
         metadata.writeBytes(bytes);

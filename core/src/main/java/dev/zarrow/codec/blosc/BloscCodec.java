@@ -128,6 +128,12 @@ public final class BloscCodec implements BytesToBytesCodec {
     decoder.decodeInto(bytes, target, executor);
   }
 
+  /** Every check of {@link #decodeInto}, without unshuffling into the target (see {@link BloscDecoder#verify}). */
+  @Override
+  public void verifyInto(ByteBuffer bytes, ByteBuffer target) {
+    decoder.verify(bytes, target.remaining(), executor);
+  }
+
   /** Makes {@code blosc} codecs. */
   public static final class Factory implements CodecFactory {
     @Override

@@ -78,6 +78,20 @@ public final class BloscDecoder {
     }
   }
 
+  /**
+   * Checks that {@code chunk} decodes to exactly {@code size} bytes, with every check {@link #decodeInto}
+   * makes, without producing them: the streams are decompressed into working memory reused from block
+   * to block, and the shuffle, a permutation that cannot fail, is skipped.
+   */
+  public void verify(ByteBuffer chunk, int size, Executor executor) {
+    ByteBuffer in = direct(chunk);
+    BloscHeader h = BloscHeader.read(in);
+    if (h.nbytes() != size) {
+      throw corrupt("the chunk decodes to " + h.nbytes() + " bytes (header nbytes), expected " + size);
+    }
+    decode(in, h, null, executor);
+  }
+
   private static long maxRatio(BloscCompressor c) {
     return switch (c) {
       case ZSTD -> MAX_RATIO_ZSTD;
@@ -86,15 +100,18 @@ public final class BloscDecoder {
     };
   }
 
-  /** Decodes the checked chunk {@code in} (index 0 is its start) into {@code out} (index 0, nbytes long). */
+  /**
+   * Decodes the checked chunk {@code in} (index 0 is its start) into {@code out} (index 0, nbytes long);
+   * with every check but no output when {@code out} is null.
+   */
   private void decode(ByteBuffer in, BloscHeader h, ByteBuffer out, Executor executor) {
     if (h.nbytes() == 0) {
       return;
     }
-    long src = MemoryUtil.getByteBufferAddress(in);
-    long dst = MemoryUtil.getByteBufferAddress(out);
     if (h.memcpyed()) {
-      MemoryUtil.copyMemory(src + BloscHeader.SIZE, dst, h.nbytes());
+      if (out != null) { // the header's check of its size is all there is to verify
+        MemoryUtil.copyMemory(MemoryUtil.getByteBufferAddress(in) + BloscHeader.SIZE, MemoryUtil.getByteBufferAddress(out), h.nbytes());
+      }
       return;
     }
     int nblocks = h.nblocks();
@@ -136,7 +153,8 @@ public final class BloscDecoder {
     int ts = h.typesize();
     int to = j * h.blocksize(); // < nbytes: no overflow
     long src = MemoryUtil.getByteBufferAddress(in);
-    long dst = MemoryUtil.getByteBufferAddress(out) + to;
+    boolean verifyOnly = out == null; // streams decoded into the scratch, nothing written out
+    long dst = verifyOnly ? 0 : MemoryUtil.getByteBufferAddress(out) + to;
     int offset = MemoryUtil.getInt(src + BloscHeader.SIZE + 4L * j);
     offset = MemoryUtil.LITTLE_ENDIAN ? offset : Integer.reverseBytes(offset);
     BloscShuffle shuffle = h.shuffle();
@@ -147,8 +165,8 @@ public final class BloscDecoder {
       throw corrupt("block " + j + " of " + bsize + " bytes cannot split into " + nsplits + " streams (typesize)");
     }
     int neblock = bsize / nsplits;
-    ByteBuffer tmp = shuffled ? s.first(bsize) : out;
-    int tmpAt = shuffled ? 0 : to;
+    ByteBuffer tmp = shuffled || verifyOnly ? s.first(bsize) : out;
+    int tmpAt = shuffled || verifyOnly ? 0 : to;
     long tmpAddr = MemoryUtil.getByteBufferAddress(tmp) + tmpAt;
     long[] parts = new long[nsplits]; // where each decoded stream is: in place when stored raw
     for (int k = 0; k < nsplits; k++) {
@@ -166,7 +184,7 @@ public final class BloscDecoder {
       if (csize == neblock) {
         if (shuffled) {
           part = src + offset; // the shuffle reads it where it is
-        } else {
+        } else if (!verifyOnly) {
           MemoryUtil.copyMemory(src + offset, part, neblock);
         }
       } else {
@@ -179,7 +197,7 @@ public final class BloscDecoder {
       parts[k] = part;
       offset += csize;
     }
-    if (!shuffled) {
+    if (!shuffled || verifyOnly) {
       return;
     }
     int n = bsize / ts;

@@ -42,6 +42,11 @@ class BloscHostileInputTest {
     ZarrException e = assertThrows(ZarrException.class,
         () -> decoder.decode(ByteBuffer.wrap(chunk), expected, 1 << 20, Runnable::run));
     assertTrue(e.getMessage().contains(mustMention), "'" + e.getMessage() + "' should mention '" + mustMention + "'");
+    if (expected >= 0) { // zarrow check verifies without decoding into an output: it must refuse alike
+      ZarrException v = assertThrows(ZarrException.class,
+          () -> decoder.verify(ByteBuffer.wrap(chunk), (int) expected, Runnable::run));
+      assertEquals(e.getMessage(), v.getMessage());
+    }
   }
 
   @Test
@@ -97,6 +102,7 @@ class BloscHostileInputTest {
     byte[] data = new byte[100];
     byte[] c = Blosc.compress(data, 4, Blosc.Compressor.LZ4, 5, Blosc.Shuffle.BYTE_SHUFFLE, 0, 1);
     refused(with(c, b -> b.putInt(4, 99)), -1, "memcpyed");
+    refused(with(c, b -> b.putInt(4, 99)), 99, "memcpyed");
   }
 
   @Test
@@ -110,10 +116,35 @@ class BloscHostileInputTest {
       byte[] bad = c.clone();
       int at = first + 4 + random.nextInt(c.length - first - 4);
       bad[at] = (byte) random.nextInt();
+      String decoded = null;
       try {
         decoder.decode(ByteBuffer.wrap(bad), 8000, 8000, Runnable::run);
       } catch (CorruptChunkException expected) {
-        // refused; other exceptions fail the test
+        decoded = expected.getMessage(); // refused; other exceptions fail the test
+      }
+      String verified = null;
+      try {
+        decoder.verify(ByteBuffer.wrap(bad), 8000, Runnable::run);
+      } catch (CorruptChunkException expected) {
+        verified = expected.getMessage();
+      }
+      assertEquals(decoded, verified, "verify refuses exactly what decode refuses");
+    }
+  }
+
+  @Test
+  void verifyAcceptsEveryIntactChunk() {
+    byte[] data = BloscCases.structured(300_000, 4, new Random(4));
+    for (Blosc.Compressor compressor : new Blosc.Compressor[] {Blosc.Compressor.LZ4, Blosc.Compressor.ZSTD, Blosc.Compressor.BLOSCLZ}) {
+      for (Blosc.Shuffle shuffle : Blosc.Shuffle.values()) {
+        for (int clevel : new int[] {0, 5}) {
+          byte[] c = Blosc.compress(data, 4, compressor, clevel, shuffle, 0, 1);
+          decoder.verify(ByteBuffer.wrap(c), data.length, Runnable::run);
+          decoder.verify(ByteBuffer.allocateDirect(c.length).put(c).flip(), data.length, Runnable::run);
+          ZarrException e = assertThrows(ZarrException.class,
+              () -> decoder.verify(ByteBuffer.wrap(c), data.length + 1, Runnable::run));
+          assertTrue(e.getMessage().contains("expected " + (data.length + 1)), e.getMessage());
+        }
       }
     }
   }
