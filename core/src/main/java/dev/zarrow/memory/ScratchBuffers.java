@@ -1,32 +1,54 @@
 package dev.zarrow.memory;
 
+import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * Buffers lent out and given back again during one operation (the stored bytes of each chunk of a
- * whole read), so that reading N chunks on T threads touches about T buffers of fresh memory instead of
- * N: fresh memory costs a page fault per 4 KiB on first touch, and {@code ByteBuffer.allocateDirect}
- * also zeroes it and frees it only at a GC. Thread-safe. The buffers live in a named child of the
- * parent allocator, released by {@link #close} once nothing is lent.
+ * whole read, the decoded chunks of a stream), so that reading N chunks on T threads touches about T
+ * buffers of fresh memory instead of N: fresh memory costs a page fault per 4 KiB on first touch, and
+ * {@code ByteBuffer.allocateDirect} also zeroes it and frees it only at a GC. Thread-safe. The buffers
+ * live in a named child of the parent allocator ({@link #allocator}), released by {@link #close} once
+ * nothing is lent.
+ *
+ * <p>Two ways to lend: {@link #take} and {@link #give} for a buffer used and given back by one task;
+ * {@link #lend} for memory that vectors keep (a decoded chunk), which comes back by itself once every
+ * holder has released it: a buffer is only lent again when this holds its one reference, so memory
+ * somebody still holds is never overwritten.
  */
 public final class ScratchBuffers implements AutoCloseable {
   private final BufferAllocator allocator;
   private final ConcurrentLinkedQueue<ArrowBuf> free = new ConcurrentLinkedQueue<>();
+  /** Buffers given by {@link #lend}, each with this object's reference; free again at reference count 1. */
+  private final ConcurrentLinkedQueue<ArrowBuf> lent = new ConcurrentLinkedQueue<>();
 
   public ScratchBuffers(BufferAllocator parent, String name) {
     this.allocator = Buffers.temporaryAllocator(parent, name);
   }
 
+  /**
+   * The allocator the buffers come from. Vectors over {@link #lend}'s buffers must be made in it: a
+   * vector of another allocator takes a reference this one cannot count, so the buffer could be lent
+   * again while that vector holds it.
+   */
+  public BufferAllocator allocator() {
+    return allocator;
+  }
+
   /** A buffer of at least {@code size} bytes (contents undefined), the caller's until {@link #give}. */
   public ArrowBuf take(long size) {
-    ArrowBuf buf = free.poll();
-    if (buf != null && buf.capacity() >= size) {
-      return buf;
+    reclaim();
+    for (Iterator<ArrowBuf> it = free.iterator(); it.hasNext(); ) {
+      ArrowBuf buf = it.next();
+      if (buf.capacity() >= size && free.remove(buf)) {
+        return buf;
+      }
     }
-    if (buf != null) {
-      buf.close(); // too small for this chunk: make room for a larger one
+    ArrowBuf small = free.poll();
+    if (small != null) {
+      small.close(); // none is large enough: make room for a larger one
     }
     // A little headroom, so that chunks compressed to slightly different sizes share buffers.
     return allocator.buffer(size + (size >> 4));
@@ -37,8 +59,34 @@ public final class ScratchBuffers implements AutoCloseable {
     free.add(buf);
   }
 
+  /**
+   * A buffer of at least {@code size} bytes (contents undefined) with a reference of the caller's, who
+   * closes it (typically after a vector of {@link #allocator} took its own). It is lent again only once
+   * every reference but this object's is released.
+   */
+  public ArrowBuf lend(long size) {
+    ArrowBuf buf = take(size);
+    buf.getReferenceManager().retain();
+    lent.add(buf);
+    return buf;
+  }
+
+  /** Lent buffers nobody holds any more become free. */
+  private void reclaim() {
+    for (Iterator<ArrowBuf> it = lent.iterator(); it.hasNext(); ) {
+      ArrowBuf buf = it.next();
+      if (buf.getReferenceManager().getRefCount() == 1 && lent.remove(buf)) {
+        free.add(buf);
+      }
+    }
+  }
+
+  /** Frees the buffers. Every vector over a lent buffer must be closed first (the allocator reports it otherwise). */
   @Override
   public void close() {
+    for (ArrowBuf buf = lent.poll(); buf != null; buf = lent.poll()) {
+      buf.close();
+    }
     for (ArrowBuf buf = free.poll(); buf != null; buf = free.poll()) {
       buf.close();
     }

@@ -66,7 +66,7 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
 
   /**
    * A dataset partition's chunks and the columns computed for them rather than read: the dimensions'
-   * ({@link DatasetLayout}), one batch per chunk, in the partition's order.
+   * ({@link DatasetLayout}), one batch per chunk (the reader is asked for whole chunks), in the partition's order.
    */
   private static final class Chunks implements AutoCloseable {
     private final DatasetLayout layout;
@@ -288,7 +288,7 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
       if (partition instanceof DatasetPartition chunks) {
         List<long[]> coords = chunks.chunkList();
         return new ZarrPartitionReader(location, schema, stored, chunks.rows(), batchRows, (store, allocator, columns) ->
-            dataset.read().table(Zarr.openGroup(store, "", TaskOptions.current()), columns).reader(allocator, coords), dataset, coords);
+            dataset.read().table(Zarr.openGroup(store, "", TaskOptions.current()), columns).reader(allocator, coords, 0), dataset, coords);
       }
       ZarrInputPartition rows = (ZarrInputPartition) partition;
       return new ZarrPartitionReader(location, schema, stored, rows.end() - rows.start(), batchRows,
