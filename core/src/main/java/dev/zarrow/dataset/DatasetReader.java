@@ -80,8 +80,21 @@ public final class DatasetReader extends SchemaRootReader {
       }
     }
     this.scratch = new ScratchBuffers(allocator, "dataset reader's decoded chunks");
-    this.readAhead = new ReadAhead<>(0, chunks.size(), 1, ReadAhead.defaultDepth(), (from, to) -> decode(from.intValue()),
-        executor);
+    this.readAhead = new ReadAhead<>(0, chunks.size(), 1, depth(chunks.isEmpty() ? 0 : table.chunkBox(chunks.get(0)).size(),
+        batchRows), (from, to) -> decode(from.intValue()), executor);
+  }
+
+  /**
+   * Chunks decoded ahead: about {@link ReadAhead#defaultDepth} batches' worth of rows, at least one
+   * chunk. A chunk of many batches keeps the decoder busy while the consumer takes them, and each chunk
+   * held ahead is memory the scratch buffers cannot lend again yet (first touches of fresh pages).
+   */
+  static int depth(long chunkCells, int batchRows) {
+    int most = ReadAhead.defaultDepth();
+    if (batchRows == 0 || chunkCells <= batchRows) {
+      return most;
+    }
+    return (int) Math.max(1, Math.min(most, (long) most * batchRows / chunkCells));
   }
 
   /** The table this reader reads. */

@@ -40,18 +40,26 @@ public final class ScratchBuffers implements AutoCloseable {
   /** A buffer of at least {@code size} bytes (contents undefined), the caller's until {@link #give}. */
   public ArrowBuf take(long size) {
     reclaim();
-    for (Iterator<ArrowBuf> it = free.iterator(); it.hasNext(); ) {
-      ArrowBuf buf = it.next();
-      if (buf.capacity() >= size && free.remove(buf)) {
-        return buf;
+    while (true) {
+      ArrowBuf best = null; // the smallest that is large enough: buffers of other sizes stay for their takers
+      for (ArrowBuf buf : free) {
+        if (buf.capacity() >= size && (best == null || buf.capacity() < best.capacity())) {
+          best = buf;
+        }
+      }
+      if (best == null) {
+        break;
+      }
+      if (free.remove(best)) {
+        return best;
       }
     }
-    ArrowBuf small = free.poll();
-    if (small != null) {
-      small.close(); // none is large enough: make room for a larger one
-    }
-    // A little headroom, so that chunks compressed to slightly different sizes share buffers.
-    return allocator.buffer(size + (size >> 4));
+    // None is large enough: a new one. The smaller ones stay for takers of their size (a stream takes
+    // buffers of two sizes, stored and decoded chunks: closing one for the other would make both fresh
+    // again and again), so this holds at most what was lent at once at the peak, until closed.
+    // A little headroom, so that chunks compressed to slightly different sizes share buffers. Unzeroed
+    // (the taker writes before it reads): no zeroing pass over megabytes of fresh pages.
+    return Buffers.allocateUninitialized(allocator, size + (size >> 4));
   }
 
   /** Gives back a buffer from {@link #take}; its contents may be overwritten at once by another taker. */

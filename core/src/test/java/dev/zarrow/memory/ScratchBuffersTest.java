@@ -1,0 +1,66 @@
+package dev.zarrow.memory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.zarrow.testing.AllocatorExtension;
+import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Buffers come back for reuse, and a lent buffer only once nobody holds it. */
+@ExtendWith(AllocatorExtension.class)
+class ScratchBuffersTest {
+  @Test
+  void aLentBufferIsLentAgainOnlyOnceEveryHolderReleasedIt(BufferAllocator allocator) {
+    try (ScratchBuffers scratch = new ScratchBuffers(allocator, "test")) {
+      IntVector held = new IntVector("held", scratch.allocator());
+      long address;
+      try (ArrowBuf lent = scratch.lend(400)) {
+        address = lent.memoryAddress();
+        held.loadFieldBuffers(new ArrowFieldNode(100, 0), List.of(scratch.allocator().getEmpty(), lent));
+      }
+      IntVector other = new IntVector("other", scratch.allocator());
+      other.loadFieldBuffers(new ArrowFieldNode(100, 0), List.of(scratch.allocator().getEmpty(), held.getDataBuffer()));
+      held.close();
+      try (ArrowBuf next = scratch.lend(400)) {
+        assertNotEquals(address, next.memoryAddress(), "lent again while a vector still holds it");
+      }
+      other.close();
+      ArrowBuf taken = scratch.take(400); // the smallest free buffer that fits: one of the two
+      assertTrue(taken.capacity() >= 400);
+      scratch.give(taken);
+      try (ArrowBuf again = scratch.lend(400)) {
+        ArrowBuf second = scratch.take(400);
+        assertNotEquals(again.memoryAddress(), second.memoryAddress());
+        scratch.give(second);
+      }
+    }
+  }
+
+  @Test
+  void takeChoosesTheSmallestBufferThatFits(BufferAllocator allocator) {
+    try (ScratchBuffers scratch = new ScratchBuffers(allocator, "test")) {
+      ArrowBuf large = scratch.take(1 << 20);
+      ArrowBuf small = scratch.take(1 << 10);
+      long largeAddress = large.memoryAddress();
+      long smallAddress = small.memoryAddress();
+      scratch.give(large);
+      scratch.give(small);
+      ArrowBuf a = scratch.take(1000);
+      assertEquals(smallAddress, a.memoryAddress());
+      ArrowBuf b = scratch.take(1000); // the small one is out: the large one serves
+      assertEquals(largeAddress, b.memoryAddress());
+      scratch.give(a);
+      scratch.give(b);
+      ArrowBuf c = scratch.take(1 << 20); // both free, only the large one fits
+      assertEquals(largeAddress, c.memoryAddress());
+      scratch.give(c);
+    }
+  }
+}
