@@ -19,7 +19,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * A {@link DatasetTable} (or some of its chunks) as an {@link org.apache.arrow.vector.ipc.ArrowReader}:
  * the chunks in the order given, each in one or more batches, the cells in C order. Chunks decode ahead
- * on the group's executor ({@link ReadAhead}, a few chunks besides the current one), each chunk's
+ * on the group's executor ({@link ReadAhead}, about 2 to 8 batches' worth of rows and at least one chunk
+ * besides the current one), each chunk's
  * columns in parallel, so memory holds a few chunks whatever the dataset's size.
  *
  * <p><b>Batches.</b> A chunk comes as consecutive parts of at most {@code batchRows} rows (0: the whole
@@ -30,8 +31,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * <p><b>Memory.</b> A chunk's variables decode into memory lent by the reader's {@link ScratchBuffers}
  * and used again by later chunks; each batch is copied out of it by runs ({@link
- * dev.zarrow.vector.Broadcast}) into new buffers of the caller's allocator, small enough for its pool
- * to hand the same memory back batch after batch once the consumer released the previous ones. The
+ * dev.zarrow.vector.Broadcast}) into new buffers of the caller's allocator, small enough (about 1 MB a
+ * column) that the memory freed with the previous batches comes back (the C heap's free lists, the
+ * allocator's pool) instead of fresh pages, each a page fault on first touch. The
  * consumer may keep a batch's buffers (retain them: a C Data export, gRPC) as long as it likes: the
  * reader never writes memory it handed out, and decoded chunks never leave it.
  *

@@ -259,8 +259,8 @@ public final class DatasetTable {
   /**
    * Rows a batch holds at most by default: whole slabs of a chunk along its outer dimension (a
    * chunk of {@code (24, 181, 360)} comes as batches of 2 time steps, 130,320 rows), so that a batch's
-   * buffers (1 MiB per 8-byte column) come from the allocator's pool and are used again batch after
-   * batch, never fresh memory (see {@link DatasetReader}).
+   * buffers (about 1 MB per 8-byte column) are memory freed by the previous batches, not fresh pages
+   * (see {@link DatasetReader}).
    */
   public static final int DEFAULT_BATCH_ROWS = 1 << 17;
 
