@@ -303,12 +303,50 @@ public final class ZarrArray implements ZarrNode {
   }
 
   /**
+   * The elements of {@code region} in C order, as {@link #read(Box, BufferAllocator)}, in memory that
+   * {@code scratch} lends, for a stream of reads each released soon (a reader's decoded chunks): a
+   * fixed-width result's values are in a buffer of {@link ScratchBuffers#lend}, lent again once the
+   * result (and anything made from it in the same allocator) is closed, and the stored bytes of each
+   * chunk in one of {@link ScratchBuffers#take}. So a stream touches a few chunks of fresh memory, not
+   * one per read. The result is a vector of {@code scratch.allocator()} that the caller owns and closes
+   * before closing {@code scratch}.
+   */
+  public NdVector read(Box region, ScratchBuffers scratch) {
+    checkRegion(region);
+    long count = region.size();
+    if (count > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("region " + region + " of array '" + path + "' has " + count + " elements, more than one Arrow vector holds (2^31 - 1)");
+    }
+    BufferAllocator allocator = scratch.allocator();
+    Optional<FieldVector> flat = count == 0 ? Optional.empty() : allocateFlat((int) count, allocator, scratch);
+    if (flat.isEmpty()) {
+      return read(region, allocator);
+    }
+    FieldVector out = flat.get();
+    long[] outShape = region.shape();
+    try {
+      List<long[]> touched = new ArrayList<>();
+      grid.chunksOf(region).forEach(touched::add);
+      WorkSharing.forEach(touched, coords -> readInto(coords, region, out, outShape, allocator, scratch), options.executor());
+      return new NdVector(out, outShape);
+    } catch (RuntimeException e) {
+      out.close();
+      throw e;
+    }
+  }
+
+  private Optional<FieldVector> allocateFlat(int count, BufferAllocator allocator) {
+    return allocateFlat(count, allocator, null);
+  }
+
+  /**
    * A vector of {@code count} elements whose values are not set yet, when this data type's vectors are
    * fixed-width runs of one buffer (see {@link Regions#flatWidth}); empty otherwise. Every element is
    * valid from the start: tasks that fill neighbouring parts share validity bytes at the seams, and
-   * setting bits that are set already cannot race.
+   * setting bits that are set already cannot race. Its values are in memory lent by {@code scratch}
+   * when not null.
    */
-  private Optional<FieldVector> allocateFlat(int count, BufferAllocator allocator) {
+  private Optional<FieldVector> allocateFlat(int count, BufferAllocator allocator, ScratchBuffers scratch) {
     if (!(dataType instanceof FixedWidthType fixed) || dataType.byteWidth() <= 0 || !fixed.bytesAreArrowData()) {
       return Optional.empty();
     }
@@ -319,8 +357,10 @@ public final class ZarrArray implements ZarrNode {
     }
     // Uninitialised memory: the pool's buffer of this size comes zeroed, a serial pass over every page
     // before the parallel decode (about 0.1 s for 268 MB); the tasks' writes touch it first instead.
-    try (ArrowBuf data = Buffers.allocateUninitialized(allocator, (long) count * dataType.byteWidth())) {
-      return Optional.of(fixed.fromBytes(data, count, allocator));
+    long bytes = (long) count * dataType.byteWidth();
+    try (ArrowBuf data = scratch == null ? Buffers.allocateUninitialized(allocator, bytes) : scratch.lend(bytes)) {
+      // (a lent buffer may be larger: the vector sees its first bytes; a slice shares the reference)
+      return Optional.of(fixed.fromBytes(scratch == null ? data : data.slice(0, bytes), count, allocator));
     }
   }
 

@@ -37,7 +37,7 @@ import picocli.CommandLine.Parameters;
  * table (see {@link dev.zarrow.table.TableReader}; only a group that claims a table, unless {@code
  * --aligned-arrays}) or a single array ({@link dev.zarrow.table.ArrayReader}); with {@code --dataset
  * [--variable NAME]... [--raw]} a gridded dataset (xarray's group) as the table of its grid ({@link
- * dev.zarrow.dataset.DatasetTable}, a batch per chunk of the grid); as an Arrow IPC stream, or with
+ * dev.zarrow.dataset.DatasetTable}, in batches of parts of the grid's chunks); as an Arrow IPC stream, or with
  * {@code --format file} an Arrow IPC file (random access; one batch when there are dictionary-encoded
  * columns, since a file cannot replace a dictionary), written to OUT ({@code -}
  * for stdout) through a temporary file beside it ({@code .OUT.*.part}, made like any new file, under
@@ -99,7 +99,7 @@ final class ExportCommand extends ZarrowCommand {
       throw usage("--variable and --raw apply to --dataset");
     }
     if (dataset && (batchRows != 0 || alignedArrays)) {
-      throw usage("--dataset exports a batch per chunk of the grid: --batch-rows and --aligned-arrays do not apply");
+      throw usage("--dataset exports batches of parts of the grid's chunks: --batch-rows and --aligned-arrays do not apply");
     }
     if (batchRows < 0) {
       throw usage("--batch-rows must be 0 or more, not " + batchRows);

@@ -3,6 +3,7 @@ package dev.zarrow.dataset;
 import dev.zarrow.error.NoSuchNodeException;
 import dev.zarrow.grid.Box;
 import dev.zarrow.grid.ChunkGrid;
+import dev.zarrow.memory.ScratchBuffers;
 import dev.zarrow.vector.Broadcast;
 import java.util.AbstractList;
 import java.util.ArrayList;
@@ -40,7 +41,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * schema's. See {@link CfDecoder} for the decoding.
  *
  * <p><b>Rows</b> come chunk by chunk over the grid: chunks in C order of their grid coordinates, and
- * the cells of a chunk in C order. A batch is one chunk of the grid. Chunk {@code i} (linear, C order)
+ * the cells of a chunk in C order. A batch is a part of one chunk of the grid (see {@link DatasetReader}).
+ * Chunk {@code i} (linear, C order)
  * has grid coordinates {@link #chunkCoords}, cells {@link #chunkBox}. Readers of disjoint chunk sets
  * (Flight endpoints, Spark partitions) together read the table once.
  *
@@ -266,8 +268,16 @@ public final class DatasetTable {
           null, null, new int[] {d}, d) : new GridColumn(CfDecoder.of(index, false).field(), index, CfDecoder.of(index, false),
           new int[] {d}, d);
     }
-    return readSource(column, whole, allocator);
+    return readSource(column, whole, allocator, null);
   }
+
+  /**
+   * Rows a batch holds at most by default: whole slabs of a chunk along its outer dimension (a
+   * chunk of {@code (24, 181, 360)} comes as batches of 2 time steps, 130,320 rows), so that a batch's
+   * buffers (about 1 MB per 8-byte column) are memory freed by the previous batches, not fresh pages
+   * (see {@link DatasetReader}).
+   */
+  public static final int DEFAULT_BATCH_ROWS = 1 << 17;
 
   /** Every chunk, in order: a reader of the whole table. The caller owns the reader and closes it. */
   public DatasetReader reader(BufferAllocator allocator) {
@@ -275,9 +285,10 @@ public final class DatasetTable {
   }
 
   /**
-   * Chunks {@code [first, end)} (linear C order indices, see {@link #chunkCoords}), a batch each. A
-   * range outside {@code [0, chunkCount()]} is an {@link IllegalArgumentException}. <b>One root,
-   * reused for every batch</b>; the caller owns the reader and closes it.
+   * Chunks {@code [first, end)} (linear C order indices, see {@link #chunkCoords}), in batches of at
+   * most {@link #DEFAULT_BATCH_ROWS} rows (see {@link DatasetReader} for how a chunk is cut). A range
+   * outside {@code [0, chunkCount()]} is an {@link IllegalArgumentException}. <b>One root, reused for
+   * every batch</b>; the caller owns the reader and closes it.
    */
   public DatasetReader reader(BufferAllocator allocator, long first, long end) {
     long count = chunkCount();
@@ -295,20 +306,32 @@ public final class DatasetTable {
         return Math.toIntExact(end - first);
       }
     };
-    return new DatasetReader(allocator, this, chunks);
+    return new DatasetReader(allocator, this, chunks, DEFAULT_BATCH_ROWS);
   }
 
   /**
-   * The chunks at the grid coordinates {@code chunks}, in the order given, a batch each (a chunk outside
-   * the grid is an {@link IllegalArgumentException}). For readers of pruned chunk sets. The caller owns
-   * the reader and closes it.
+   * The chunks at the grid coordinates {@code chunks}, in the order given, in batches of at most {@link
+   * #DEFAULT_BATCH_ROWS} rows (a chunk outside the grid is an {@link IllegalArgumentException}). For
+   * readers of pruned chunk sets. The caller owns the reader and closes it.
    */
   public DatasetReader reader(BufferAllocator allocator, List<long[]> chunks) {
+    return reader(allocator, chunks, DEFAULT_BATCH_ROWS);
+  }
+
+  /**
+   * As {@link #reader(BufferAllocator, List)}, in batches of at most {@code batchRows} rows, or (0) a
+   * batch per chunk, for a consumer that pairs each batch with its chunk. A negative {@code batchRows}
+   * is an {@link IllegalArgumentException}. The caller owns the reader and closes it.
+   */
+  public DatasetReader reader(BufferAllocator allocator, List<long[]> chunks, int batchRows) {
+    if (batchRows < 0) {
+      throw new IllegalArgumentException("batchRows " + batchRows + " is negative");
+    }
     List<Box> boxes = new ArrayList<>();
     for (long[] c : chunks) {
       boxes.add(chunkBox(c));
     }
-    return new DatasetReader(allocator, this, boxes);
+    return new DatasetReader(allocator, this, boxes, batchRows);
   }
 
   /**
@@ -331,7 +354,7 @@ public final class DatasetTable {
         throw new IllegalArgumentException("region " + b + " of the grid " + this + " has more cells than one batch holds");
       }
     }
-    return new DatasetReader(allocator, this, List.copyOf(regions));
+    return new DatasetReader(allocator, this, List.copyOf(regions), 0);
   }
 
   List<GridColumn> columns() {
@@ -339,42 +362,48 @@ public final class DatasetTable {
   }
 
   /**
-   * Column {@code column} over the grid cells of {@code box}, C order: its source read over the box's
-   * part along its own dimensions, decoded, then broadcast (without a copy when it already has the
-   * grid's dimensions in the grid's order). A new vector the caller owns.
+   * Column {@code column}'s values over the chunk {@code box}: its source read over the box's part
+   * along the column's own dimensions and decoded (a variable's values in memory {@code scratch} lends
+   * where its type allows), with the strides that broadcast it over the box's cells ({@link #part}).
+   * The caller owns the result and closes it before {@code scratch}.
    */
-  FieldVector read(GridColumn column, Box box, BufferAllocator allocator) {
+  ChunkColumn chunkColumn(GridColumn column, Box box, ScratchBuffers scratch) {
     int[] axes = column.axes();
-    long[] sourceShape = new long[axes.length];
-    for (int k = 0; k < axes.length; k++) {
-      sourceShape[k] = box.shape(axes[k]);
-    }
     long[] strides = new long[box.rank()];
     long stride = 1;
     for (int k = axes.length - 1; k >= 0; k--) {
       strides[axes[k]] = stride;
-      stride *= sourceShape[k];
+      stride *= box.shape(axes[k]);
     }
-    FieldVector source = readSource(column, box, allocator);
-    if (sourceShape.length == box.rank() && Arrays.equals(sourceShape, box.shape()) && isIdentity(axes)) {
-      return source;
-    }
-    try (source) {
-      return Broadcast.expand(source, column.field(), strides, box.shape(), allocator);
+    return new ChunkColumn(readSource(column, box, scratch.allocator(), scratch), box, strides);
+  }
+
+  /** A column's decoded values over one chunk of the grid and how the chunk's cells map onto them. */
+  record ChunkColumn(FieldVector source, Box chunk, long[] strides) implements AutoCloseable {
+    @Override
+    public void close() {
+      source.close();
     }
   }
 
-  private static boolean isIdentity(int[] axes) {
-    for (int k = 0; k < axes.length; k++) {
-      if (axes[k] != k) {
-        return false;
-      }
+  /**
+   * Column {@code column} over the cells of {@code part} (a box inside {@code values}' chunk), C order:
+   * a new vector of {@code allocator} that the caller owns, made by runs ({@link Broadcast}), never
+   * sharing memory with {@code values}.
+   */
+  FieldVector part(GridColumn column, ChunkColumn values, Box part, BufferAllocator allocator) {
+    long first = 0;
+    for (int d = 0; d < part.rank(); d++) {
+      first += (part.start(d) - values.chunk().start(d)) * values.strides()[d];
     }
-    return true;
+    return Broadcast.expand(values.source(), first, column.field(), values.strides(), part.shape(), allocator);
   }
 
-  /** The column's source values over {@code box}'s part along its dimensions, decoded. */
-  private FieldVector readSource(GridColumn column, Box box, BufferAllocator allocator) {
+  /**
+   * The column's source values over {@code box}'s part along its dimensions, decoded; a variable's read
+   * into memory of {@code scratch} (whose allocator is {@code allocator}) when not null.
+   */
+  private FieldVector readSource(GridColumn column, Box box, BufferAllocator allocator, ScratchBuffers scratch) {
     int[] axes = column.axes();
     if (column.variable() == null) {
       int d = column.dimensionAxis();
@@ -395,7 +424,9 @@ public final class DatasetTable {
     }
     FieldVector raw;
     try {
-      raw = column.variable().array().read(new Box(start, size), allocator).vector();
+      Box region = new Box(start, size);
+      raw = (scratch == null ? column.variable().array().read(region, allocator) : column.variable().array().read(region, scratch))
+          .vector();
     } catch (dev.zarrow.error.ZarrException e) {
       throw e.withContext("dataset '" + dataset.group().path() + "', variable '" + column.variable().name() + "'");
     }

@@ -1,33 +1,50 @@
 package dev.zarrow.memory;
 
+import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * Buffers lent out and given back again during one operation (the stored bytes of each chunk of a
- * whole read), so that reading N chunks on T threads touches about T buffers of fresh memory instead of
- * N: fresh memory costs a page fault per 4 KiB on first touch, and {@code ByteBuffer.allocateDirect}
- * also zeroes it and frees it only at a GC. Thread-safe. The buffers live in a named child of the
- * parent allocator, released by {@link #close} once nothing is lent.
+ * whole read, the decoded chunks of a stream), so that reading N chunks on T threads touches about T
+ * buffers of fresh memory instead of N: fresh memory costs a page fault per 4 KiB on first touch, and
+ * {@code ByteBuffer.allocateDirect} also zeroes it and frees it only at a GC. Thread-safe. The buffers
+ * live in a named child of the parent allocator ({@link #allocator}), released by {@link #close} once
+ * nothing is lent.
+ *
+ * <p>Two ways to lend: {@link #take} and {@link #give} for a buffer used and given back by one task;
+ * {@link #lend} for memory that vectors keep (a decoded chunk), which comes back by itself once every
+ * holder has released it: a buffer is only lent again when this holds its one reference, so memory
+ * somebody still holds is never overwritten.
  */
 public final class ScratchBuffers implements AutoCloseable {
   private final BufferAllocator allocator;
   private final ConcurrentLinkedQueue<ArrowBuf> free = new ConcurrentLinkedQueue<>();
+  /** Buffers given by {@link #lend}, each with this object's reference; free again at reference count 1. */
+  private final ConcurrentLinkedQueue<ArrowBuf> lent = new ConcurrentLinkedQueue<>();
 
   public ScratchBuffers(BufferAllocator parent, String name) {
     this.allocator = Buffers.temporaryAllocator(parent, name);
   }
 
+  /**
+   * The allocator the buffers come from. Vectors over {@link #lend}'s buffers must be made in it: a
+   * vector of another allocator takes a reference this one cannot count, so the buffer could be lent
+   * again while that vector holds it.
+   */
+  public BufferAllocator allocator() {
+    return allocator;
+  }
+
   /** A buffer of at least {@code size} bytes (contents undefined), the caller's until {@link #give}. */
   public ArrowBuf take(long size) {
-    // The smallest free buffer that fits: buffers of different sizes (a chunk's stored bytes, its
-    // decoded bytes) are lent together, and each should find its own kind again.
+    reclaim();
     while (true) {
-      ArrowBuf best = null;
-      for (ArrowBuf candidate : free) {
-        if (candidate.capacity() >= size && (best == null || candidate.capacity() < best.capacity())) {
-          best = candidate;
+      ArrowBuf best = null; // the smallest that is large enough: buffers of other sizes stay for their takers
+      for (ArrowBuf buf : free) {
+        if (buf.capacity() >= size && (best == null || buf.capacity() < best.capacity())) {
+          best = buf;
         }
       }
       if (best == null) {
@@ -35,18 +52,13 @@ public final class ScratchBuffers implements AutoCloseable {
       }
       if (free.remove(best)) {
         return best;
-      } // else another thread took it: look again
-    }
-    ArrowBuf small = free.poll();
-    if (small != null) {
-      if (small.capacity() >= size) {
-        return small; // given back meanwhile
       }
-      small.close(); // too small for this chunk: make room for a larger one
     }
-    // Unzeroed memory, whose pages are only paid for when first written (the pool would zero it: a
-    // buffer of megabytes is fresh memory from the JVM each time), so headroom costs nothing: a quarter,
-    // so that chunks compressed to different sizes share buffers.
+    // None is large enough: a new one. The smaller ones stay for takers of their size (a stream takes
+    // buffers of two sizes, stored and decoded chunks: closing one for the other would make both fresh
+    // again and again), so this holds at most what was lent at once at the peak, until closed.
+    // Unzeroed (the taker writes before it reads): no zeroing pass over megabytes of fresh pages, and
+    // headroom costs nothing until written: a quarter, so that chunks compressed to different sizes share buffers.
     return Buffers.allocateUninitialized(allocator, size + (size >> 2));
   }
 
@@ -55,8 +67,34 @@ public final class ScratchBuffers implements AutoCloseable {
     free.add(buf);
   }
 
+  /**
+   * A buffer of at least {@code size} bytes (contents undefined) with a reference of the caller's, who
+   * closes it (typically after a vector of {@link #allocator} took its own). It is lent again only once
+   * every reference but this object's is released.
+   */
+  public ArrowBuf lend(long size) {
+    ArrowBuf buf = take(size);
+    buf.getReferenceManager().retain();
+    lent.add(buf);
+    return buf;
+  }
+
+  /** Lent buffers nobody holds any more become free. */
+  private void reclaim() {
+    for (Iterator<ArrowBuf> it = lent.iterator(); it.hasNext(); ) {
+      ArrowBuf buf = it.next();
+      if (buf.getReferenceManager().getRefCount() == 1 && lent.remove(buf)) {
+        free.add(buf);
+      }
+    }
+  }
+
+  /** Frees the buffers. Every vector over a lent buffer must be closed first (the allocator reports it otherwise). */
   @Override
   public void close() {
+    for (ArrowBuf buf = lent.poll(); buf != null; buf = lent.poll()) {
+      buf.close();
+    }
     for (ArrowBuf buf = free.poll(); buf != null; buf = free.poll()) {
       buf.close();
     }

@@ -31,6 +31,16 @@ public final class Broadcast {
    * be inside {@code source}.
    */
   public static FieldVector expand(FieldVector source, Field field, long[] strides, long[] outShape, BufferAllocator allocator) {
+    return expand(source, 0, field, strides, outShape, allocator);
+  }
+
+  /**
+   * As {@link #expand(FieldVector, Field, long[], long[], BufferAllocator)}, element {@code (i0, ...,
+   * in-1)} being source element {@code first + sum(i_d * strides[d])}: a part of a larger broadcast
+   * (one batch of a chunk).
+   */
+  public static FieldVector expand(
+      FieldVector source, long first, Field field, long[] strides, long[] outShape, BufferAllocator allocator) {
     if (strides.length != outShape.length) {
       throw new IllegalArgumentException(strides.length + " strides for " + outShape.length + " dimensions");
     }
@@ -43,7 +53,7 @@ public final class Broadcast {
         ? Regions.flatWidth(source) : -1;
     if (width <= 0) {
       List<Gather.Run> runs = new ArrayList<>();
-      plan.walk(0, 0, 0, new Runs() {
+      plan.walk(0, first, 0, new Runs() {
         @Override
         public void fill(long dst, long src, long n) {
           for (long i = 0; i < n; i++) {
@@ -77,7 +87,7 @@ public final class Broadcast {
       ArrowBuf from = Regions.flatData(source);
       boolean nulls = source.getNullCount() > 0;
       ArrowBuf fromBits = source.getValidityBuffer();
-      plan.walk(0, 0, 0, new Runs() {
+      plan.walk(0, first, 0, new Runs() {
         @Override
         public void fill(long dst, long src, long n) {
           to.setBytes(dst * width, from, src * width, width);
@@ -93,11 +103,7 @@ public final class Broadcast {
         public void copy(long dst, long src, long n) {
           to.setBytes(dst * width, from, src * width, n * width);
           if (nulls) {
-            for (long i = 0; i < n; i++) {
-              if (!isSet(fromBits, src + i)) {
-                clear(toBits, dst + i);
-              }
-            }
+            copyBits(fromBits, src, toBits, dst, n);
           }
         }
 
@@ -131,6 +137,30 @@ public final class Broadcast {
         out.close();
         throw e;
       }
+    }
+  }
+
+  /** Bits {@code [src, src + n)} of {@code from} to {@code [dst, dst + n)} of {@code to}: whole bytes where both align. */
+  private static void copyBits(ArrowBuf from, long src, ArrowBuf to, long dst, long n) {
+    long i = 0;
+    if (((src - dst) & 7) == 0) {
+      for (; i < n && ((dst + i) & 7) != 0; i++) {
+        copyBit(from, src + i, to, dst + i);
+      }
+      long bytes = (n - i) >>> 3;
+      to.setBytes((dst + i) >>> 3, from, (src + i) >>> 3, bytes);
+      i += bytes << 3;
+    }
+    for (; i < n; i++) {
+      copyBit(from, src + i, to, dst + i);
+    }
+  }
+
+  private static void copyBit(ArrowBuf from, long src, ArrowBuf to, long dst) {
+    if (isSet(from, src)) {
+      to.setByte(dst >>> 3, to.getByte(dst >>> 3) | (1 << (dst & 7)));
+    } else {
+      clear(to, dst);
     }
   }
 

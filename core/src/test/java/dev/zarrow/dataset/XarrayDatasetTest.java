@@ -69,6 +69,36 @@ class XarrayDatasetTest {
     }
   }
 
+  /** Parts of chunks (cut along the outer dimension, or the inner ones when a slab is larger) are the same rows. */
+  @ParameterizedTest
+  @CsvSource({"reanalysis,4", "reanalysis,7", "reanalysis,64", "stations,3", "curvilinear,5", "odd,2", "odd,9", "unsigned,3",
+      "reanalysis-v3,13", "odd-v3,5"})
+  void batchesOfBoundedRowsAreTheSameRows(String variant, int batchRows, BufferAllocator allocator) throws Exception {
+    try (FileSystemStore store = FileSystemStore.open(dir.resolve(variant + ".zarr"))) {
+      DatasetTable table = open(store).table();
+      List<long[]> chunks = new ArrayList<>();
+      for (long i = 0; i < table.chunkCount(); i++) {
+        chunks.add(table.chunkCoords(i));
+      }
+      List<Map<String, Object>> whole;
+      try (DatasetReader reader = table.reader(allocator, chunks, 0)) {
+        whole = XarrayDatasets.rows(reader);
+      }
+      List<Map<String, Object>> parts = new ArrayList<>();
+      int batches = 0;
+      try (DatasetReader reader = table.reader(allocator, chunks, batchRows)) {
+        while (reader.loadNextBatch()) {
+          int n = reader.getVectorSchemaRoot().getRowCount();
+          assertTrue(n > 0 && n <= batchRows, n + " rows in a batch of at most " + batchRows);
+          parts.addAll(XarrayDatasets.rowsOf(reader.getVectorSchemaRoot()));
+          batches++;
+        }
+      }
+      assertTrue(batches > table.chunkCount(), batches + " batches");
+      assertEquals(whole, parts);
+    }
+  }
+
   @Test
   void theReanalysisGridDecodesAsCfSays(BufferAllocator allocator) throws Exception {
     try (FileSystemStore store = FileSystemStore.open(dir.resolve("reanalysis.zarr"))) {

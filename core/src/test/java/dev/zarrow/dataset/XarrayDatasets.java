@@ -45,15 +45,21 @@ final class XarrayDatasets {
   /** Every row of {@code reader} as column name -> normalized value (see {@link #value}). */
   static List<Map<String, Object>> rows(ArrowReader reader) throws IOException {
     List<Map<String, Object>> out = new ArrayList<>();
-    VectorSchemaRoot root = reader.getVectorSchemaRoot();
     while (reader.loadNextBatch()) {
-      for (int r = 0; r < root.getRowCount(); r++) {
-        Map<String, Object> row = new HashMap<>();
-        for (FieldVector v : root.getFieldVectors()) {
-          row.put(v.getName(), value(v, r));
-        }
-        out.add(row);
+      out.addAll(rowsOf(reader.getVectorSchemaRoot()));
+    }
+    return out;
+  }
+
+  /** The rows of one batch, as {@link #rows}. */
+  static List<Map<String, Object>> rowsOf(VectorSchemaRoot root) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (int r = 0; r < root.getRowCount(); r++) {
+      Map<String, Object> row = new HashMap<>();
+      for (FieldVector v : root.getFieldVectors()) {
+        row.put(v.getName(), value(v, r));
       }
+      out.add(row);
     }
     return out;
   }

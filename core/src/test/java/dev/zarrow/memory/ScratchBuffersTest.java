@@ -1,40 +1,66 @@
 package dev.zarrow.memory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.zarrow.testing.AllocatorExtension;
+import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** {@link ScratchBuffers}: buffers of different sizes lent together each find their own kind again. */
+/** Buffers come back for reuse, and a lent buffer only once nobody holds it. */
 @ExtendWith(AllocatorExtension.class)
 class ScratchBuffersTest {
   @Test
-  void lendsTheSmallestFreeBufferThatFits(BufferAllocator allocator) {
+  void aLentBufferIsLentAgainOnlyOnceEveryHolderReleasedIt(BufferAllocator allocator) {
     try (ScratchBuffers scratch = new ScratchBuffers(allocator, "test")) {
-      ArrowBuf stored = scratch.take(3_000_000);
-      ArrowBuf decoded = scratch.take(4_000_000);
-      assertTrue(stored.capacity() >= 3_000_000 && decoded.capacity() >= 4_000_000);
-      long lent = allocator.getAllocatedMemory();
-      scratch.give(decoded);
-      scratch.give(stored);
-      for (int i = 0; i < 5; i++) { // a chunk compressed a little larger, then its decoded bytes
-        ArrowBuf s = scratch.take(3_100_000 + i);
-        ArrowBuf d = scratch.take(4_000_000);
-        assertSame(stored, s);
-        assertSame(decoded, d);
-        scratch.give(s);
-        scratch.give(d);
+      IntVector held = new IntVector("held", scratch.allocator());
+      long address;
+      try (ArrowBuf lent = scratch.lend(400)) {
+        address = lent.memoryAddress();
+        held.loadFieldBuffers(new ArrowFieldNode(100, 0), List.of(scratch.allocator().getEmpty(), lent));
       }
-      assertEquals(lent, allocator.getAllocatedMemory(), "nothing new allocated");
-      ArrowBuf larger = scratch.take(10_000_000); // nothing fits: one too small is freed for it
-      assertTrue(larger.capacity() >= 10_000_000);
-      scratch.give(larger);
+      IntVector other = new IntVector("other", scratch.allocator());
+      other.loadFieldBuffers(new ArrowFieldNode(100, 0), List.of(scratch.allocator().getEmpty(), held.getDataBuffer()));
+      held.close();
+      try (ArrowBuf next = scratch.lend(400)) {
+        assertNotEquals(address, next.memoryAddress(), "lent again while a vector still holds it");
+      }
+      other.close();
+      ArrowBuf taken = scratch.take(400); // the smallest free buffer that fits: one of the two
+      assertTrue(taken.capacity() >= 400);
+      scratch.give(taken);
+      try (ArrowBuf again = scratch.lend(400)) {
+        ArrowBuf second = scratch.take(400);
+        assertNotEquals(again.memoryAddress(), second.memoryAddress());
+        scratch.give(second);
+      }
     }
-    assertEquals(0, allocator.getAllocatedMemory());
+  }
+
+  @Test
+  void takeChoosesTheSmallestBufferThatFits(BufferAllocator allocator) {
+    try (ScratchBuffers scratch = new ScratchBuffers(allocator, "test")) {
+      ArrowBuf large = scratch.take(1 << 20);
+      ArrowBuf small = scratch.take(1 << 10);
+      long largeAddress = large.memoryAddress();
+      long smallAddress = small.memoryAddress();
+      scratch.give(large);
+      scratch.give(small);
+      ArrowBuf a = scratch.take(1000);
+      assertEquals(smallAddress, a.memoryAddress());
+      ArrowBuf b = scratch.take(1000); // the small one is out: the large one serves
+      assertEquals(largeAddress, b.memoryAddress());
+      scratch.give(a);
+      scratch.give(b);
+      ArrowBuf c = scratch.take(1 << 20); // both free, only the large one fits
+      assertEquals(largeAddress, c.memoryAddress());
+      scratch.give(c);
+    }
   }
 }
