@@ -49,6 +49,7 @@ public final class DatasetReader extends SchemaRootReader {
   private final ReadAhead<Chunk> readAhead;
   private final Executor executor;
   private Chunk current;
+  private Box batchBox;
   private long bytesLoaded;
 
   /** One decoded chunk of the grid: a column's values each, and the next of its parts to load. */
@@ -104,6 +105,14 @@ public final class DatasetReader extends SchemaRootReader {
     return table;
   }
 
+  /**
+   * The cells of the grid the batch last loaded holds (in C order), or null before the first: for a
+   * consumer that computes columns of its own per batch (Spark's dimension columns).
+   */
+  public Box batchBox() {
+    return batchBox;
+  }
+
   private Chunk decode(int i) {
     Box box = chunks.get(i);
     List<ChunkColumn> columns = WorkSharing.map(table.columns(), c -> table.chunkColumn(c, box, scratch), executor);
@@ -143,6 +152,7 @@ public final class DatasetReader extends SchemaRootReader {
       }
     }
     root.setRowCount(Math.toIntExact(part.size()));
+    batchBox = part;
     for (FieldVector v : targets) {
       bytesLoaded += v.getBufferSize();
     }

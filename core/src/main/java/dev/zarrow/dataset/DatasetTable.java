@@ -336,9 +336,10 @@ public final class DatasetTable {
 
   /**
    * The cells of each of {@code regions} (boxes of the grid; one outside it is an {@link
-   * IllegalArgumentException}), in the order given, a batch each, cells in C order: for readers of
-   * parts of chunks, such as the inner chunks of a shard that a filter leaves ({@link #partShape}). The
-   * caller owns the reader and closes it.
+   * IllegalArgumentException}), in the order given, each cut into batches of at most {@link
+   * #DEFAULT_BATCH_ROWS} rows as a chunk is ({@link DatasetReader#batchBox} says which cells a batch
+   * holds), cells in C order: for readers of parts of chunks, such as the inner chunks of a shard that a
+   * filter leaves ({@link #partShape}). The caller owns the reader and closes it.
    */
   public DatasetReader regionReader(BufferAllocator allocator, List<Box> regions) {
     for (Box b : regions) {
@@ -354,7 +355,7 @@ public final class DatasetTable {
         throw new IllegalArgumentException("region " + b + " of the grid " + this + " has more cells than one batch holds");
       }
     }
-    return new DatasetReader(allocator, this, List.copyOf(regions), 0);
+    return new DatasetReader(allocator, this, List.copyOf(regions), DEFAULT_BATCH_ROWS);
   }
 
   List<GridColumn> columns() {

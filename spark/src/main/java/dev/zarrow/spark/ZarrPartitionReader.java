@@ -1,6 +1,7 @@
 package dev.zarrow.spark;
 
 import dev.zarrow.Zarr;
+import dev.zarrow.dataset.DatasetReader;
 import dev.zarrow.grid.Box;
 import dev.zarrow.metadata.FieldJson;
 import dev.zarrow.metadata.Json;
@@ -47,7 +48,7 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
   private final StructType schema;
   private final List<Field> stored;
   private final Chunks chunks;
-  private int chunk; // the next chunk's index in chunks
+  private int chunk; // the next region's index in chunks, when no column is read
   private final Store store;
   private final BufferAllocator allocator;
   private final ArrowReader reader;
@@ -66,7 +67,8 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
 
   /**
    * A dataset partition's regions and the columns computed for them rather than read: the dimensions'
-   * ({@link DatasetLayout}), one batch per region, in the partition's order.
+   * ({@link DatasetLayout}), for the cells of each batch the dataset reader loads ({@link
+   * DatasetReader#batchBox}), or of each region when no column is read.
    */
   private static final class Chunks implements AutoCloseable {
     private final DatasetLayout layout;
@@ -84,19 +86,14 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
       }
     }
 
-    /** The column {@code name} (a computed dimension) of region {@code i}, whose batch has {@code rows} rows. */
-    ColumnVector column(String name, int i, int rows) {
-      Box box = regions.get(i);
+    /** The column {@code name} (a computed dimension) over {@code box}, the cells of a batch of {@code rows} rows. */
+    ColumnVector column(String name, Box box, int rows) {
       int d = layout.dimensions().indexOf(name);
       long stride = 1;
       for (int k = d + 1; k < box.rank(); k++) {
         stride *= box.shape(k);
       }
       return new DimensionColumnVector(values.get(name), box.start(d), box.shape(d), stride, rows);
-    }
-
-    int rows(int i) {
-      return Math.toIntExact(regions.get(i).size());
     }
 
     @Override
@@ -169,18 +166,23 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
       return rows > 0;
     }
     List<FieldVector> vectors;
+    Box cells = null; // the batch's cells of the grid, for computed columns
     if (reader != null) {
       if (!reader.loadNextBatch()) {
         return false;
       }
       vectors = reader.getVectorSchemaRoot().getFieldVectors();
       loadedRows = reader.getVectorSchemaRoot().getRowCount();
+      if (chunks != null) {
+        cells = ((DatasetReader) reader).batchBox();
+      }
     } else {
       if (chunk == chunks.regions.size()) {
         return false;
       }
       vectors = List.of();
-      loadedRows = chunks.rows(chunk);
+      cells = chunks.regions.get(chunk++);
+      loadedRows = Math.toIntExact(cells.size());
     }
     ColumnVector[] columns = new ColumnVector[schema.size()];
     int read = 0;
@@ -194,10 +196,9 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
         }
         columns[i] = column(type, v);
       } else {
-        columns[i] = chunks.column(schema.fields()[i].name(), chunk, loadedRows);
+        columns[i] = chunks.column(schema.fields()[i].name(), cells, loadedRows);
       }
     }
-    chunk++;
     batch = new ColumnarBatch(columns, loadedRows);
     views = null;
     if (loadedRows > batchRows && Arrays.stream(columns).allMatch(c -> c instanceof SlicedColumn)) {

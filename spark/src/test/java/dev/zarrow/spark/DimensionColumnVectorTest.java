@@ -50,30 +50,35 @@ class DimensionColumnVectorTest {
   Path dir;
 
   private void write() {
+    write(dir, TIMES, LATITUDES, LEVELS, new int[] {3, 2, 3});
+  }
+
+  /** time (CF hours), latitude (float) and level (no coordinate) over {@code times x latitudes x levels}, t in chunks of {@code chunks}. */
+  private static void write(Path dir, int times, int latitudes, int levels, int[] chunks) {
     try (FileSystemStore store = FileSystemStore.open(dir); BufferAllocator allocator = new RootAllocator()) {
       ZarrGroup group = Zarr.createGroup(store, "");
-      ZarrArray time = group.createArray("time", ArraySpec.of(FixedType.INT64, TIMES).chunks(TIMES).dimensionNames(List.of("time"))
+      ZarrArray time = group.createArray("time", ArraySpec.of(FixedType.INT64, times).chunks(times).dimensionNames(List.of("time"))
           .attributes(JsonNodeFactory.instance.objectNode().put("units", "hours since 2000-01-01").put("calendar", "proleptic_gregorian")));
       try (BigIntVector v = new BigIntVector("time", allocator)) {
-        v.allocateNew(TIMES);
-        for (int i = 0; i < TIMES; i++) {
+        v.allocateNew(times);
+        for (int i = 0; i < times; i++) {
           v.set(i, 6L * i);
         }
-        v.setValueCount(TIMES);
+        v.setValueCount(times);
         time.write(0, v);
       }
-      ZarrArray lat = group.createArray("latitude", ArraySpec.of(FixedType.FLOAT64, LATITUDES).chunks(LATITUDES)
+      ZarrArray lat = group.createArray("latitude", ArraySpec.of(FixedType.FLOAT64, latitudes).chunks(latitudes)
           .dimensionNames(List.of("latitude")));
       try (Float8Vector v = new Float8Vector("latitude", allocator)) {
-        v.allocateNew(LATITUDES);
-        for (int i = 0; i < LATITUDES; i++) {
+        v.allocateNew(latitudes);
+        for (int i = 0; i < latitudes; i++) {
           v.set(i, 90.0 - 7.5 * i);
         }
-        v.setValueCount(LATITUDES);
+        v.setValueCount(latitudes);
         lat.write(0, v);
       }
-      int cells = TIMES * LATITUDES * LEVELS;
-      ZarrArray t = group.createArray("t", ArraySpec.of(FixedType.FLOAT32, TIMES, LATITUDES, LEVELS).chunks(3, 2, 3)
+      int cells = times * latitudes * levels;
+      ZarrArray t = group.createArray("t", ArraySpec.of(FixedType.FLOAT32, times, latitudes, levels).chunks(chunks)
           .dimensionNames(List.of("time", "latitude", "level")));
       try (Float4Vector v = new Float4Vector("t", allocator)) {
         v.allocateNew(cells);
@@ -81,7 +86,7 @@ class DimensionColumnVectorTest {
           v.set(i, i);
         }
         v.setValueCount(cells);
-        t.write(Box.of(TIMES, LATITUDES, LEVELS), v);
+        t.write(Box.of(times, latitudes, levels), v);
       }
     }
   }
@@ -89,6 +94,11 @@ class DimensionColumnVectorTest {
   /** Every row of every batch of a partition of {@code chunks}, each column's value by Spark's getter, columns in order. */
   private List<List<Object>> rows(DatasetLayout layout, StructType schema, List<Field> fields, List<Box> chunks, int batchRows)
       throws IOException {
+    return rows(dir, layout, schema, fields, chunks, batchRows);
+  }
+
+  private static List<List<Object>> rows(Path dir, DatasetLayout layout, StructType schema, List<Field> fields, List<Box> chunks,
+      int batchRows) throws IOException {
     Location location = new Location(dir.toString(), new Configuration(false));
     DatasetPartition partition = new DatasetPartition(chunks, 3, new String[0]);
     var factory = new ZarrPartitionReader.Factory(location, schema, fields, batchRows, layout);
@@ -164,6 +174,39 @@ class DimensionColumnVectorTest {
     // only dimension columns: nothing is read, the rows come from the grid
     List<List<Object>> dims = expected.stream().map(r -> r.subList(0, 3)).toList();
     assertEquals(dims, rows(computed, new StructType(java.util.Arrays.copyOf(schema.fields(), 3)), fields.subList(0, 3), chunks, 5));
+  }
+
+  /**
+   * Regions larger than the dataset reader's batches (a shard's runs of inner chunks): each is cut into
+   * batches, whose computed columns follow the cells of each batch, not of its region.
+   */
+  @Test
+  void regionsCutIntoBatchesComputeTheColumnsOfEachBatch() throws IOException {
+    Path large = dir.resolve("large");
+    int times = 5;
+    int latitudes = 3;
+    int levels = DatasetTable.DEFAULT_BATCH_ROWS / 2 + 7; // a time step is 1.5 batches: cut inside it too
+    write(large, times, latitudes, levels, new int[] {2, 3, levels});
+    try (FileSystemStore store = FileSystemStore.open(large); BufferAllocator allocator = new RootAllocator()) {
+      DatasetRead read = DatasetRead.of(Map.of());
+      DatasetTable table = read.table(Zarr.openGroup(store, ""), null);
+      List<String> columns = table.schema().getFields().stream().map(Field::getName).toList();
+      List<Field> fields = table.schema().getFields();
+      StructType schema = SparkTypes.toSpark(table.schema());
+      DatasetLayout computed = DatasetLayout.of(read, table, columns, allocator, DatasetLayout.MAX_VALUES);
+      DatasetLayout materialised = DatasetLayout.of(read, table, List.of(), allocator, DatasetLayout.MAX_VALUES);
+      // the first two chunks as one region, then the last chunk (one time step)
+      List<Box> regions = List.of(new Box(new long[] {0, 0, 0}, new long[] {4, latitudes, levels}),
+          new Box(new long[] {4, 0, 0}, new long[] {1, latitudes, levels}));
+      List<List<Object>> expected = rows(large, materialised, schema, fields, regions, 4096);
+      assertEquals((long) times * latitudes * levels, expected.size());
+      for (int r = 0; r < expected.size(); r += 99_991) { // the materialised columns themselves: the row's cell
+        long level = r % levels;
+        assertEquals(level, expected.get(r).get(2));
+        assertEquals((float) r, expected.get(r).get(3));
+      }
+      assertEquals(expected, rows(large, computed, schema, fields, regions, 4096));
+    }
   }
 
   @Test
