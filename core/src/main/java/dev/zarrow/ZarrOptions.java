@@ -34,10 +34,12 @@ public record ZarrOptions(Registry registry, CodecOptions codecs, Executor execu
 
   /** The default pool: daemon threads, one per core (the common pool has one fewer). */
   private static final class Pool {
+    // Numbered here: the worker's pool index is not assigned yet when the factory names it.
+    private static final java.util.concurrent.atomic.AtomicInteger THREADS = new java.util.concurrent.atomic.AtomicInteger();
     static final ForkJoinPool INSTANCE =
         new ForkJoinPool(Runtime.getRuntime().availableProcessors(), pool -> {
           var thread = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
-          thread.setName("zarrow-" + thread.getPoolIndex());
+          thread.setName("zarrow-" + THREADS.getAndIncrement());
           thread.setDaemon(true);
           return thread;
         }, null, false);
