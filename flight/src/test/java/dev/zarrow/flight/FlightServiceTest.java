@@ -308,9 +308,15 @@ class FlightServiceTest {
       FlightClient.ClientStreamListener put = client.startPut(FlightDescriptor.path("halfway/people"), rows, answer);
       put.putNext();
       put.putNext();
+      // The server takes the call (its allocator made) before the client gives up: otherwise the checks
+      // below could run before the server saw the put at all, and prove nothing (or fail on its allocator).
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while (flight.serverMemory.getChildAllocators().isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertFalse(flight.serverMemory.getChildAllocators().isEmpty(), "the server took the put");
       put.error(new RuntimeException("the client gives up"));
       answer.close();
-      long deadline = System.nanoTime() + 10_000_000_000L;
       while (!flight.store.list("halfway/people/").isEmpty() && System.nanoTime() < deadline) {
         Thread.sleep(20);
       }
