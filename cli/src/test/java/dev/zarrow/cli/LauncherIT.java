@@ -63,7 +63,7 @@ class LauncherIT {
       assertFalse(files.anyMatch(p -> p.getFileName().toString().startsWith(".training.X")), "the training's files removed");
     }
 
-    // The JVM says where each class came from: the CLI's own classes from the archive ("top" layer), and
+    // The JVM says where each class came from: the CLI's own classes from the archive, and
     // for a version query nothing from a jar (no class and no resource has the class loader open the
     // shaded jar). The archive keeps the JDK's module graph optimisation, which a training or a run
     // with --add-opens on the command line would turn off.
@@ -76,12 +76,26 @@ class LauncherIT {
     assertEquals(made, archives(cache), "the archive is reused, not made again");
     assertEquals(madeAt, Files.getLastModifiedTime(made.get(0)));
     String classes = Files.readString(classLog, StandardCharsets.UTF_8);
-    assertTrue(classes.lines().anyMatch(l -> l.contains("dev.zarrow.cli.Start ") && l.contains("shared objects file (top)")),
+    assertTrue(classes.lines().anyMatch(l -> l.contains("dev.zarrow.cli.Start ") && l.contains("source: shared objects file")),
         "dev.zarrow.cli.Start from the archive:\n" + classes.lines().filter(l -> l.contains("dev.zarrow")).limit(5).toList());
     assertEquals(List.of(), classes.lines().filter(l -> l.contains("source: file:") || l.contains("source: jar:")).toList(),
         "classes loaded from a jar");
     String cds = Files.readString(cdsLog, StandardCharsets.UTF_8);
     assertTrue(cds.contains("optimized module handling: enabled"), cds);
+
+    // A command's picocli classes (Java 5 class files, which JDK 17 keeps out of a dynamic archive) come
+    // from the archive too: it is a static one.
+    Path group = Files.createDirectories(dir.resolve("group"));
+    Files.writeString(group.resolve("zarr.json"), "{\"zarr_format\": 3, \"node_type\": \"group\"}");
+    Path infoLog = dir.resolve("info-classes.log");
+    Run info = zarrow(Map.of("ZARROW_CACHE_DIR", cache.toString(),
+        "JAVA_TOOL_OPTIONS", "-Xlog:class+load=info:file=" + infoLog), "info", group.toString());
+    assertEquals(0, info.exit(), info.toString());
+    String infoClasses = Files.readString(infoLog, StandardCharsets.UTF_8);
+    assertTrue(infoClasses.lines().anyMatch(l -> l.contains("picocli.CommandLine ") && l.contains("source: shared objects file")),
+        "picocli from the archive:\n" + infoClasses.lines().filter(l -> l.contains("picocli")).limit(5).toList());
+    assertEquals(List.of(), infoClasses.lines().filter(l -> l.contains("source: file:") || l.contains("source: jar:")).toList(),
+        "classes loaded from a jar by info");
   }
 
   @Test
@@ -139,11 +153,11 @@ class LauncherIT {
 
   @Test
   void aTrainingThatFailsIsNotRetried() throws Exception {
-    // A JDK whose java cannot record archives (as JDK 11 cannot) and counts the attempts.
+    // A JDK whose java cannot list the classes a run loads, and counts the attempts.
     Path jdk = Files.createDirectories(dir.resolve("jdk/bin"));
     Path attempts = dir.resolve("attempts.txt");
     Path java = Files.writeString(jdk.resolve("java"), "#!/bin/sh\n"
-        + "case \"$*\" in *ArchiveClassesAtExit*) echo attempt >> '" + attempts + "'; exit 1 ;; esac\n"
+        + "case \"$*\" in *DumpLoadedClassList*) echo attempt >> '" + attempts + "'; exit 1 ;; esac\n"
         + "exec '" + Path.of(System.getProperty("java.home"), "bin", "java") + "' \"$@\"\n");
     assertTrue(java.toFile().setExecutable(true));
     Path cache = dir.resolve("cache");
