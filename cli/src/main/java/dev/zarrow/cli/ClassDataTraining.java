@@ -11,9 +11,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The run {@code bin/zarrow} records its class-data archive from ({@code -XX:ArchiveClassesAtExit}): the
- * commands most runs are made of, in one JVM, on the demo dataset in {@code DIR}, so that the archive
- * holds the classes of reading, writing, checking and printing, whatever command came first. Output is
+ * The run whose classes {@code bin/zarrow} lists ({@code -XX:DumpLoadedClassList}) to make its static
+ * class-data archive of them ({@code -Xshare:dump}): the commands most runs are made of, in one JVM, on
+ * the demo dataset in {@code DIR}, so that the archive holds the classes of reading, writing, checking and
+ * printing (help included), whatever command came first. Output is
  * discarded; the exit code is non-zero when a command failed (then the launcher keeps no archive).
  *
  * <p>With a second argument, it also unpacks the native libraries of lz4-java and zstd-jni for this
@@ -23,10 +24,9 @@ import java.util.Locale;
  * then unpacks itself as before.
  *
  * <p>The launcher runs it as {@code java -Dzarrow.classDataTraining=true -jar JAR DIR NATIVE_DIR} ({@link
- * Start}), the way every later run starts, so that the archive is recorded with the JDK's archived module
- * graph ("optimized module handling"). Only {@code -jar} honours the manifest's {@code Add-Opens}; any
- * other way needs {@code --add-opens} on the command line, with which the JVM records an archive
- * without that optimisation, and every run mapping it sets up the module system from scratch.
+ * Start}), the way every later run starts: only {@code -jar} honours the manifest's {@code Add-Opens}; any
+ * other way needs {@code --add-opens} on the command line, with which every run sets up the module
+ * system from scratch instead of using the JDK's archived module graph ("optimized module handling").
  */
 public final class ClassDataTraining {
   /** The system property that makes {@link Start#main} run this training instead of a command. */
@@ -48,6 +48,7 @@ public final class ClassDataTraining {
         new String[] {"demo", dir},
         new String[] {"ls", dir},
         new String[] {"info", dir, "numbers/grid"},
+        new String[] {"info", "--help"},
         new String[] {"cat", dir, "numbers/grid", "--region", "0:2,0:4"},
         new String[] {"cat", dir, "strings/words", "--json"},
         new String[] {"check", dir},

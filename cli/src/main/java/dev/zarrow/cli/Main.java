@@ -88,6 +88,11 @@ public final class Main implements Callable<Integer> {
 
   /** Runs the command line with {@code args}, writing to {@code out} and {@code err}; returns the exit code. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
+    return run(args, out, err, true);
+  }
+
+  /** As {@link #run(String[], PrintStream, PrintStream)}; {@code directLines} false sends every line through picocli. */
+  static int run(String[] args, PrintStream out, PrintStream err, boolean directLines) {
     PrintWriter stdout = new PrintWriter(new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8)));
     PrintWriter stderr = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
     try {
@@ -96,6 +101,11 @@ public final class Main implements Callable<Integer> {
       if (Start.versionOnly(args)) {
         stdout.println(Start.versionLine());
         return OK;
+      }
+      // info and ls of plain arguments run without picocli's model, about 100 ms of their start (DirectLine).
+      Integer direct = directLines ? DirectLine.run(args, out, stdout, stderr) : null;
+      if (direct != null) {
+        return direct;
       }
       Main main = new Main();
       main.stdoutBytes = out;

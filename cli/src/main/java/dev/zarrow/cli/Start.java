@@ -8,10 +8,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The jar's entry point (its manifest's {@code Main-Class}): everything goes to {@link Main#run}, except a
- * bare {@code --version}, answered here without loading {@link Main}. Main is picocli's model, and its
- * picocli classes (Java 5 class files, which JDK 17 keeps out of a class-data archive) come from the
- * jar itself: the first of them has the class loader open the jar and index its entries, most of a
- * version query's time (README, "Start-up of the command line").
+ * bare {@code --version}, answered here without loading {@link Main} and picocli, whose first class not in
+ * the class-data archive (or first resource) would have the class loader open the shaded jar and index
+ * its entries, most of a version query's time (README, "Start-up of the command line").
  *
  * <p>With the system property {@code zarrow.classDataTraining=true} it runs {@link ClassDataTraining}
  * instead, as {@code bin/zarrow} asks when it records the archive.

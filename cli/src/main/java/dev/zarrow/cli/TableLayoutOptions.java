@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 
 /** How the commands that write group tables ({@code import}, {@code serve}'s DoPut) lay out their arrays. */
 final class TableLayoutOptions {
@@ -26,7 +25,7 @@ final class TableLayoutOptions {
   boolean arrowOnly;
 
   /** The table options these say; a value that cannot be used is a usage error made by {@code usage}. */
-  TableOptions toTableOptions(ZarrOptions options, Function<String, ParameterException> usage) {
+  TableOptions toTableOptions(ZarrOptions options, Function<String, RuntimeException> usage) {
     if (chunkRows <= 0) {
       throw usage.apply("--chunk-rows " + chunkRows + ": must be positive");
     }

@@ -26,13 +26,17 @@ import picocli.CommandLine.Spec;
 abstract class ZarrowCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @ParentCommand Main main;
+  /** Where a command run without picocli ({@link DirectLine}) writes; null under picocli. */
+  Direct direct;
+
+  record Direct(PrintWriter out, PrintWriter err) {}
 
   PrintWriter out() {
-    return spec.commandLine().getOut();
+    return direct != null ? direct.out() : spec.commandLine().getOut();
   }
 
   PrintWriter err() {
-    return spec.commandLine().getErr();
+    return direct != null ? direct.err() : spec.commandLine().getErr();
   }
 
   /** The options arrays are opened with: the defaults, with the global switches applied. */
@@ -42,8 +46,8 @@ abstract class ZarrowCommand implements Callable<Integer> {
   }
 
   /** A usage error (exit 2) of this subcommand. */
-  ParameterException usage(String message) {
-    return new ParameterException(spec.commandLine(), message);
+  RuntimeException usage(String message) {
+    return direct != null ? new DirectLine.UsageError(message) : new ParameterException(spec.commandLine(), message);
   }
 
   /**

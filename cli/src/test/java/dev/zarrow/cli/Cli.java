@@ -24,6 +24,15 @@ final class Cli {
   }
 
   static Result run(Object... args) {
+    return run(true, args);
+  }
+
+  /** As {@link #run}, every line through picocli (none run as a {@link DirectLine}). */
+  static Result runThroughPicocli(Object... args) {
+    return run(false, args);
+  }
+
+  private static Result run(boolean directLines, Object... args) {
     List<String> strings = new ArrayList<>();
     for (Object a : args) {
       strings.add(a instanceof Path p ? p.toString() : String.valueOf(a));
@@ -33,7 +42,7 @@ final class Cli {
     int exit;
     try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
         PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-      exit = Main.run(strings.toArray(String[]::new), o, e);
+      exit = Main.run(strings.toArray(String[]::new), o, e, directLines);
     }
     return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
