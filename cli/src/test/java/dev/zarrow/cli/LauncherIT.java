@@ -83,19 +83,44 @@ class LauncherIT {
     String cds = Files.readString(cdsLog, StandardCharsets.UTF_8);
     assertTrue(cds.contains("optimized module handling: enabled"), cds);
 
-    // A command's picocli classes (Java 5 class files, which JDK 17 keeps out of a dynamic archive) come
-    // from the archive too: it is a static one.
+    // A command's classes come from the archive, picocli's too (Java 5 class files, which JDK 17 keeps
+    // out of a dynamic archive): it is a static one. info runs without picocli (DirectLine), help with it.
     Path group = Files.createDirectories(dir.resolve("group"));
     Files.writeString(group.resolve("zarr.json"), "{\"zarr_format\": 3, \"node_type\": \"group\"}");
-    Path infoLog = dir.resolve("info-classes.log");
-    Run info = zarrow(Map.of("ZARROW_CACHE_DIR", cache.toString(),
-        "JAVA_TOOL_OPTIONS", "-Xlog:class+load=info:file=" + infoLog), "info", group.toString());
-    assertEquals(0, info.exit(), info.toString());
-    String infoClasses = Files.readString(infoLog, StandardCharsets.UTF_8);
-    assertTrue(infoClasses.lines().anyMatch(l -> l.contains("picocli.CommandLine ") && l.contains("source: shared objects file")),
-        "picocli from the archive:\n" + infoClasses.lines().filter(l -> l.contains("picocli")).limit(5).toList());
-    assertEquals(List.of(), infoClasses.lines().filter(l -> l.contains("source: file:") || l.contains("source: jar:")).toList(),
-        "classes loaded from a jar by info");
+    for (List<String> line : List.of(List.of("info", group.toString()), List.of("info", "--help"))) {
+      Path log = dir.resolve("classes-" + line.size() + line.get(1).length() + ".log");
+      Run run = zarrow(Map.of("ZARROW_CACHE_DIR", cache.toString(), "JAVA_TOOL_OPTIONS", "-Xlog:class+load=info:file=" + log),
+          line.toArray(String[]::new));
+      assertEquals(0, run.exit(), run.toString());
+      String loaded = Files.readString(log, StandardCharsets.UTF_8);
+      assertEquals(line.get(1).equals("--help"), loaded.lines().anyMatch(l -> l.contains("picocli.CommandLine ")), line + ": picocli");
+      assertEquals(List.of(), loaded.lines().filter(l -> l.contains("source: file:") || l.contains("source: jar:")).toList(),
+          line + ": classes loaded from a jar");
+    }
+  }
+
+  @Test
+  void anArchiveOlderThanTheJarOrMadeByAnotherJavaIsMadeAgain() throws Exception {
+    Path cache = dir.resolve("cache");
+    Map<String, String> env = Map.of("ZARROW_CACHE_DIR", cache.toString());
+    assertEquals(0, zarrow(env, "--version").exit());
+    Path archive = archives(cache).get(0);
+    Path madeWith = archive.resolveSibling(archive.getFileName().toString().replaceFirst("\\.jsa$", ".java"));
+    assertTrue(Files.isRegularFile(Path.of(Files.readString(madeWith).strip())), "names the java binary: " + Files.readString(madeWith));
+
+    // As after a rebuild of the jar: the archive is older than it.
+    FileTime old = FileTime.fromMillis(0);
+    Files.setLastModifiedTime(archive, old);
+    assertEquals(0, zarrow(env, "--version").exit());
+    assertTrue(Files.getLastModifiedTime(archive).compareTo(old) > 0, "made again");
+
+    // As after a JDK update in place: the java binary is another file than the one it was made with.
+    FileTime made = Files.getLastModifiedTime(archive);
+    Files.writeString(madeWith, "/bin/sh\n");
+    Thread.sleep(10);
+    assertEquals(0, zarrow(env, "--version").exit());
+    assertTrue(Files.getLastModifiedTime(archive).compareTo(made) > 0, "made again");
+    assertEquals(1, archives(cache).size(), "the old one replaced: " + archives(cache));
   }
 
   @Test
