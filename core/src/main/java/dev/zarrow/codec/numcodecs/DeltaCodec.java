@@ -20,7 +20,8 @@ final class DeltaCodec extends NumericFilter {
   static final String NAME = "numcodecs.delta";
 
   DeltaCodec(NumpyType dtype, NumpyType astype) {
-    super(NAME, JsonNodeFactory.instance.objectNode().put("dtype", dtype.text()).put("astype", astype.text()), dtype, astype);
+    // Decoding is a running sum, one pass in order: no parts.
+    super(NAME, JsonNodeFactory.instance.objectNode().put("dtype", dtype.text()).put("astype", astype.text()), dtype, astype, Runnable::run);
   }
 
   @Override
