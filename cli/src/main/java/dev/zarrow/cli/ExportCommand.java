@@ -43,6 +43,8 @@ import picocli.CommandLine.Parameters;
  * for stdout) through a temporary file beside it ({@code .OUT.*.part}, made like any new file, under
  * the umask), renamed into place once complete. The temporary file is removed when the export fails
  * and when the process is stopped by SIGINT or SIGTERM (a shutdown hook), so OUT is whole or untouched.
+ * An OUT that exists and is no regular file (a device such as /dev/null, a named pipe) is written in
+ * place: a rename would replace it.
  * A failure to write is a data error (exit 3), reported in one line. Progress on stderr.
  */
 @Command(
@@ -60,7 +62,7 @@ final class ExportCommand extends ZarrowCommand {
   @Parameters(index = "1", paramLabel = "PATH", description = "The group (a table) or array to export.")
   String path;
 
-  @Parameters(index = "2", paramLabel = "OUT", description = "The file to write (replaced), or - for stdout.")
+  @Parameters(index = "2", paramLabel = "OUT", description = "The file to write (replaced; a device or named pipe is written in place), or - for stdout.")
   String out;
 
   /** The two Arrow IPC formats. */
@@ -143,6 +145,8 @@ final class ExportCommand extends ZarrowCommand {
           };
           long[] done = write(reader, stdout, what);
           report(what, "stdout", done);
+        } else if (Files.exists(target) && !Files.isRegularFile(target)) {
+          report(what, target.toString(), writeInPlace(reader, target, what));
         } else {
           report(what, target.toString(), writeFile(reader, target, what));
         }
@@ -200,6 +204,19 @@ final class ExportCommand extends ZarrowCommand {
       } catch (IllegalStateException shuttingDown) {
         // the hook runs (or ran) anyway
       }
+    }
+  }
+
+  /**
+   * Writes the stream straight into {@code target}, an existing file that is not a regular one (a
+   * device such as /dev/null, a named pipe): renaming a temporary file over it would replace the
+   * device or pipe with a regular file (and, for /dev/null, write the whole table into memory first).
+   */
+  private long[] writeInPlace(ArrowReader reader, Path target, String what) {
+    try (OutputStream sink = Files.newOutputStream(target, StandardOpenOption.WRITE)) {
+      return write(reader, sink, what);
+    } catch (IOException e) {
+      throw new StoreException("export: cannot write " + target + ": " + reason(e), e);
     }
   }
 

@@ -22,6 +22,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -134,6 +137,32 @@ class ExportCommandTest {
     List<Integer> sizes = new ArrayList<>();
     assertEquals(doubles(), read(new ByteArrayInputStream(out.toByteArray()), allocator, sizes, new ArrayList<>()));
     assertEquals(List.of(3, 3, 3, 1), sizes);
+  }
+
+  /**
+   * OUT that is no regular file (a named pipe here, /dev/null in the benchmark) is written in place:
+   * renaming a temporary file over it would replace the pipe or device with a regular file.
+   */
+  @Test
+  void exportsIntoANamedPipeInPlace(BufferAllocator allocator) throws Exception {
+    write(allocator);
+    Path pipe = dir.resolve("pipe");
+    Process mkfifo = new ProcessBuilder("mkfifo", pipe.toString()).inheritIO().start();
+    assertEquals(0, mkfifo.waitFor());
+    CompletableFuture<List<Integer>> values = CompletableFuture.supplyAsync(() -> {
+      try (InputStream in = Files.newInputStream(pipe)) {
+        return read(in, allocator, new ArrayList<>(), new ArrayList<>());
+      } catch (Exception e) {
+        throw new CompletionException(e);
+      }
+    });
+    Cli.Result r = Cli.run("export", store(), "tbl", pipe);
+    assertEquals(0, r.exit(), r.toString());
+    assertEquals(doubles(), values.get(1, TimeUnit.MINUTES));
+    assertEquals("p", Files.getAttribute(pipe, "unix:mode") instanceof Integer m && (m & 0170000) == 0010000 ? "p" : "not a pipe");
+    try (var files = Files.list(dir)) {
+      assertEquals(List.of(), files.filter(p -> p.getFileName().toString().endsWith(".part")).toList());
+    }
   }
 
   @Test
