@@ -15,6 +15,7 @@ import dev.zarrow.testing.AllocatorExtension;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.FileInputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -151,8 +152,9 @@ class ExportCommandTest {
     Process mkfifo = new ProcessBuilder("mkfifo", pipe.toString()).inheritIO().start();
     assertEquals(0, mkfifo.waitFor());
     CompletableFuture<List<Integer>> values = CompletableFuture.supplyAsync(() -> {
-      // Buffered: Arrow would unwrap a file's stream to its FileChannel, whose reads seek (not on a pipe).
-      try (InputStream in = new BufferedInputStream(Files.newInputStream(pipe))) {
+      // A FileInputStream, buffered: Arrow would unwrap it to its FileChannel, and Files.newInputStream's
+      // stream asks its channel for the position (available()): both seek, which a pipe cannot.
+      try (InputStream in = new BufferedInputStream(new FileInputStream(pipe.toFile()))) {
         return read(in, allocator, new ArrayList<>(), new ArrayList<>());
       } catch (Exception e) {
         throw new CompletionException(e);
