@@ -17,6 +17,8 @@ import dev.zarrow.store.Store;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,6 +45,8 @@ import picocli.CommandLine.Parameters;
  * for stdout) through a temporary file beside it ({@code .OUT.*.part}, made like any new file, under
  * the umask), renamed into place once complete. The temporary file is removed when the export fails
  * and when the process is stopped by SIGINT or SIGTERM (a shutdown hook), so OUT is whole or untouched.
+ * An OUT that exists and is no regular file (a device such as /dev/null, a named pipe) is written in
+ * place: a rename would replace it.
  * A failure to write is a data error (exit 3), reported in one line. Progress on stderr.
  */
 @Command(
@@ -60,7 +64,7 @@ final class ExportCommand extends ZarrowCommand {
   @Parameters(index = "1", paramLabel = "PATH", description = "The group (a table) or array to export.")
   String path;
 
-  @Parameters(index = "2", paramLabel = "OUT", description = "The file to write (replaced), or - for stdout.")
+  @Parameters(index = "2", paramLabel = "OUT", description = "The file to write (replaced; a device or named pipe is written in place), or - for stdout.")
   String out;
 
   /** The two Arrow IPC formats. */
@@ -141,8 +145,10 @@ final class ExportCommand extends ZarrowCommand {
               flush();
             }
           };
-          long[] done = write(reader, stdout, what);
+          long[] done = write(reader, Channels.newChannel(stdout), what);
           report(what, "stdout", done);
+        } else if (Files.exists(target) && !Files.isRegularFile(target)) {
+          report(what, target.toString(), writeInPlace(reader, target, what));
         } else {
           report(what, target.toString(), writeFile(reader, target, what));
         }
@@ -186,7 +192,7 @@ final class ExportCommand extends ZarrowCommand {
     try {
       long[] done;
       // Made like any new file (the umask applies), unlike Files.createTempFile's owner-only mode.
-      try (OutputStream file = Files.newOutputStream(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      try (FileChannel file = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
         done = write(reader, file, what);
       }
       Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -200,6 +206,19 @@ final class ExportCommand extends ZarrowCommand {
       } catch (IllegalStateException shuttingDown) {
         // the hook runs (or ran) anyway
       }
+    }
+  }
+
+  /**
+   * Writes the stream straight into {@code target}, an existing file that is not a regular one (a
+   * device such as /dev/null, a named pipe): renaming a temporary file over it would replace the
+   * device or pipe with a regular file (and, for /dev/null, write the whole table into memory first).
+   */
+  private long[] writeInPlace(ArrowReader reader, Path target, String what) {
+    try (FileChannel sink = FileChannel.open(target, StandardOpenOption.WRITE)) {
+      return write(reader, sink, what);
+    } catch (IOException e) {
+      throw new StoreException("export: cannot write " + target + ": " + reason(e), e);
     }
   }
 
@@ -218,13 +237,16 @@ final class ExportCommand extends ZarrowCommand {
     }
   }
 
-  /** Writes the stream; returns {rows, batches, bytes}. */
-  private long[] write(ArrowReader reader, OutputStream sink, String what) throws IOException {
+  /**
+   * Writes the stream; returns {rows, batches, bytes}. A file's channel takes each Arrow buffer in one
+   * write from its memory; a stream's wrapper would copy it through 8 KiB arrays, a system call each.
+   */
+  private long[] write(ArrowReader reader, WritableByteChannel sink, String what) throws IOException {
     long rows = 0;
     long batches = 0;
     ProgressLine progress = new ProgressLine(err());
     try (IpcStreamWriter writer = format == Format.file
-        ? IpcStreamWriter.file(reader, Channels.newChannel(sink)) : new IpcStreamWriter(reader, Channels.newChannel(sink))) {
+        ? IpcStreamWriter.file(reader, sink) : new IpcStreamWriter(reader, sink)) {
       try {
         writer.start();
         while (reader.loadNextBatch()) {

@@ -12,8 +12,10 @@ import dev.zarrow.dtype.FixedType;
 import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.table.TableLayout;
 import dev.zarrow.testing.AllocatorExtension;
+import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.FileInputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +24,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -134,6 +139,34 @@ class ExportCommandTest {
     List<Integer> sizes = new ArrayList<>();
     assertEquals(doubles(), read(new ByteArrayInputStream(out.toByteArray()), allocator, sizes, new ArrayList<>()));
     assertEquals(List.of(3, 3, 3, 1), sizes);
+  }
+
+  /**
+   * OUT that is no regular file (a named pipe here, /dev/null in the benchmark) is written in place:
+   * renaming a temporary file over it would replace the pipe or device with a regular file.
+   */
+  @Test
+  void exportsIntoANamedPipeInPlace(BufferAllocator allocator) throws Exception {
+    write(allocator);
+    Path pipe = dir.resolve("pipe");
+    Process mkfifo = new ProcessBuilder("mkfifo", pipe.toString()).inheritIO().start();
+    assertEquals(0, mkfifo.waitFor());
+    CompletableFuture<List<Integer>> values = CompletableFuture.supplyAsync(() -> {
+      // A FileInputStream, buffered: Arrow would unwrap it to its FileChannel, and Files.newInputStream's
+      // stream asks its channel for the position (available()): both seek, which a pipe cannot.
+      try (InputStream in = new BufferedInputStream(new FileInputStream(pipe.toFile()))) {
+        return read(in, allocator, new ArrayList<>(), new ArrayList<>());
+      } catch (Exception e) {
+        throw new CompletionException(e);
+      }
+    });
+    Cli.Result r = Cli.run("export", store(), "tbl", pipe);
+    assertEquals(doubles(), values.get(1, TimeUnit.MINUTES), r.toString());
+    assertEquals(0, r.exit(), r.toString());
+    assertEquals("p", Files.getAttribute(pipe, "unix:mode") instanceof Integer m && (m & 0170000) == 0010000 ? "p" : "not a pipe");
+    try (var files = Files.list(dir)) {
+      assertEquals(List.of(), files.filter(p -> p.getFileName().toString().endsWith(".part")).toList());
+    }
   }
 
   @Test
