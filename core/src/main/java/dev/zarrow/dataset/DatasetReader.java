@@ -46,6 +46,7 @@ public final class DatasetReader extends SchemaRootReader {
   private final List<Box> chunks;
   private final int batchRows;
   private final ScratchBuffers scratch;
+  private final boolean ownsScratch;
   private final ReadAhead<Chunk> readAhead;
   private final Executor executor;
   private Chunk current;
@@ -72,6 +73,11 @@ public final class DatasetReader extends SchemaRootReader {
   }
 
   DatasetReader(BufferAllocator allocator, DatasetTable table, List<Box> chunks, int batchRows) {
+    this(allocator, table, chunks, batchRows, null);
+  }
+
+  /** As above, decoding into memory {@code scratch} lends when not null (borrowed: closing the reader leaves it open). */
+  DatasetReader(BufferAllocator allocator, DatasetTable table, List<Box> chunks, int batchRows, ScratchBuffers scratch) {
     super(allocator);
     this.table = table;
     this.chunks = chunks;
@@ -82,7 +88,8 @@ public final class DatasetReader extends SchemaRootReader {
         throw new IllegalArgumentException("a chunk of the grid " + table + " has more cells than one vector holds");
       }
     }
-    this.scratch = new ScratchBuffers(allocator, "dataset reader's decoded chunks");
+    this.ownsScratch = scratch == null;
+    this.scratch = scratch == null ? new ScratchBuffers(allocator, "dataset reader's decoded chunks") : scratch;
     this.readAhead = new ReadAhead<>(0, chunks.size(), 1, depth(chunks.isEmpty() ? 0 : chunks.get(0).size(),
         batchRows), (from, to) -> decode(from.intValue()), executor);
   }
@@ -164,7 +171,7 @@ public final class DatasetReader extends SchemaRootReader {
     return bytesLoaded;
   }
 
-  /** Waits for the chunks being decoded ahead and releases them, then the scratch buffers. */
+  /** Waits for the chunks being decoded ahead and releases them, then the scratch buffers (when its own). */
   @Override
   protected void closeReadSource() {
     try {
@@ -174,7 +181,9 @@ public final class DatasetReader extends SchemaRootReader {
         current = null;
       }
     } finally {
-      scratch.close();
+      if (ownsScratch) {
+        scratch.close();
+      }
     }
   }
 

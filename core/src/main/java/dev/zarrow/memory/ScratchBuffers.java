@@ -2,6 +2,7 @@ package dev.zarrow.memory;
 
 import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -23,9 +24,25 @@ public final class ScratchBuffers implements AutoCloseable {
   private final ConcurrentLinkedQueue<ArrowBuf> free = new ConcurrentLinkedQueue<>();
   /** Buffers given by {@link #lend}, each with this object's reference; free again at reference count 1. */
   private final ConcurrentLinkedQueue<ArrowBuf> lent = new ConcurrentLinkedQueue<>();
+  private final long maxFreeBytes;
+  private final AtomicLong freeBytes = new AtomicLong();
 
+  /** Buffers in a child of {@code parent} named {@code name}, every one kept until {@link #close}. */
   public ScratchBuffers(BufferAllocator parent, String name) {
+    this(parent, name, Long.MAX_VALUE);
+  }
+
+  /**
+   * As above, keeping at most {@code maxFreeBytes} of buffers nobody holds: one given back beyond that
+   * is freed at once. For a long-lived instance that readers borrow one after another (an engine's
+   * tasks), whose free buffers would otherwise grow with every size of chunk it ever saw.
+   */
+  public ScratchBuffers(BufferAllocator parent, String name, long maxFreeBytes) {
+    if (maxFreeBytes < 0) {
+      throw new IllegalArgumentException("maxFreeBytes " + maxFreeBytes + " is negative");
+    }
     this.allocator = Buffers.temporaryAllocator(parent, name);
+    this.maxFreeBytes = maxFreeBytes;
   }
 
   /**
@@ -51,6 +68,7 @@ public final class ScratchBuffers implements AutoCloseable {
         break;
       }
       if (free.remove(best)) {
+        freeBytes.addAndGet(-best.capacity());
         return best;
       }
     }
@@ -64,7 +82,18 @@ public final class ScratchBuffers implements AutoCloseable {
 
   /** Gives back a buffer from {@link #take}; its contents may be overwritten at once by another taker. */
   public void give(ArrowBuf buf) {
-    free.add(buf);
+    keep(buf);
+  }
+
+  /** {@code buf} made free, or freed when the free buffers would exceed {@code maxFreeBytes}. */
+  private void keep(ArrowBuf buf) {
+    long size = buf.capacity();
+    if (freeBytes.addAndGet(size) > maxFreeBytes) {
+      freeBytes.addAndGet(-size);
+      buf.close();
+    } else {
+      free.add(buf);
+    }
   }
 
   /**
@@ -84,7 +113,7 @@ public final class ScratchBuffers implements AutoCloseable {
     for (Iterator<ArrowBuf> it = lent.iterator(); it.hasNext(); ) {
       ArrowBuf buf = it.next();
       if (buf.getReferenceManager().getRefCount() == 1 && lent.remove(buf)) {
-        free.add(buf);
+        keep(buf);
       }
     }
   }
@@ -96,6 +125,7 @@ public final class ScratchBuffers implements AutoCloseable {
       buf.close();
     }
     for (ArrowBuf buf = free.poll(); buf != null; buf = free.poll()) {
+      freeBytes.addAndGet(-buf.capacity());
       buf.close();
     }
     allocator.close();

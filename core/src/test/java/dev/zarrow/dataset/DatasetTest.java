@@ -98,6 +98,45 @@ class DatasetTest {
     }
   }
 
+  @Test
+  void readersBorrowingScratchBuffersDecodeIntoTheMemoryTheEarlierOnesUsed(BufferAllocator allocator) throws Exception {
+    MemoryStore store = new MemoryStore();
+    ZarrGroup g = Zarr.createGroup(store, "ds");
+    array(g, "a", List.of("t", "y", "x"), new long[] {6, 4, 3}, new int[] {2, 4, 3}, null, allocator);
+    DatasetTable table = Dataset.open(g).table();
+    List<dev.zarrow.grid.Box> regions = List.of(new dev.zarrow.grid.Box(new long[] {2, 0, 0}, new long[] {4, 4, 3}));
+    List<Object> expected = rows(table.regionReader(allocator, regions));
+    try (dev.zarrow.memory.ScratchBuffers scratch = new dev.zarrow.memory.ScratchBuffers(allocator, "tasks")) {
+      assertEquals(expected, rows(table.regionReader(allocator, regions, scratch)));
+      long kept = scratch.allocator().getAllocatedMemory();
+      assertTrue(kept > 0, "the decoded chunks' memory outlives the reader");
+      long peak = scratch.allocator().getPeakMemoryAllocation();
+      for (int i = 0; i < 3; i++) {
+        assertEquals(expected, rows(table.regionReader(allocator, regions, scratch)));
+      }
+      assertEquals(kept, scratch.allocator().getAllocatedMemory(), "later readers decode into the same buffers");
+      assertEquals(peak, scratch.allocator().getPeakMemoryAllocation(), "no more memory than the first reader took");
+    }
+  }
+
+  /** Every row of {@code reader}'s batches as a list of values; closes the reader. */
+  private static List<Object> rows(DatasetReader reader) throws Exception {
+    List<Object> out = new ArrayList<>();
+    try (reader) {
+      VectorSchemaRoot root = reader.getVectorSchemaRoot();
+      while (reader.loadNextBatch()) {
+        for (int r = 0; r < root.getRowCount(); r++) {
+          List<Object> row = new ArrayList<>();
+          for (var v : root.getFieldVectors()) {
+            row.add(v.getObject(r));
+          }
+          out.add(row);
+        }
+      }
+    }
+    return out;
+  }
+
   private static double[] values(ZarrArray array, BufferAllocator allocator) {
     try (var nd = array.read(allocator)) {
       Float8Vector v = (Float8Vector) nd.vector();

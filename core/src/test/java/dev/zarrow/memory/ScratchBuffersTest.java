@@ -63,4 +63,24 @@ class ScratchBuffersTest {
       scratch.give(c);
     }
   }
+
+  @Test
+  void buffersGivenBackBeyondTheCapAreFreed(BufferAllocator allocator) {
+    try (ScratchBuffers scratch = new ScratchBuffers(allocator, "test", 1500)) {
+      ArrowBuf a = scratch.take(800); // 1,000 bytes with the headroom
+      ArrowBuf b = scratch.take(800);
+      long one = a.capacity();
+      scratch.give(a);
+      scratch.give(b); // 2,000 bytes free would exceed 1,500: freed
+      assertEquals(one, scratch.allocator().getAllocatedMemory());
+      ArrowBuf again = scratch.take(800);
+      assertEquals(one, scratch.allocator().getAllocatedMemory(), "the kept buffer serves");
+      try (ArrowBuf lent = scratch.lend(800)) {
+        assertEquals(2 * one, scratch.allocator().getAllocatedMemory());
+      }
+      scratch.give(again);
+      scratch.take(1).close(); // reclaims the lent buffer nobody holds: over the cap, freed
+      assertEquals(0, scratch.allocator().getAllocatedMemory());
+    }
+  }
 }

@@ -289,7 +289,7 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
       if (partition instanceof DatasetPartition part) {
         List<Box> regions = part.regionList();
         return new ZarrPartitionReader(location, schema, stored, part.rows(), batchRows, (store, allocator, columns) ->
-            dataset.read().table(Zarr.openGroup(store, "", TaskOptions.current()), columns).regionReader(allocator, regions), dataset,
+            dataset.read().table(Zarr.openGroup(store, "", TaskOptions.current()), columns).regionReader(allocator, regions, TaskScratch.SCRATCH), dataset,
             regions);
       }
       ZarrInputPartition rows = (ZarrInputPartition) partition;
