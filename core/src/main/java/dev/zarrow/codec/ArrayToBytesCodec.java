@@ -1,11 +1,13 @@
 package dev.zarrow.codec;
 
 import dev.zarrow.grid.Box;
+import dev.zarrow.memory.Buffers;
 import dev.zarrow.store.ByteRange;
 import dev.zarrow.store.ByteSource;
 import java.nio.ByteBuffer;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 
@@ -29,6 +31,16 @@ public non-sealed interface ArrayToBytesCodec extends Codec {
    * copy; read-only ones must be copied from. Bad bytes are a {@link dev.zarrow.error.CorruptChunkException}.
    */
   FieldVector decode(ByteBuffer bytes, ChunkSpec spec, BufferAllocator allocator);
+
+  /**
+   * As {@link #decode(ByteBuffer, ChunkSpec, BufferAllocator)}, from {@code length} bytes of Arrow
+   * memory ({@code bytes}, borrowed: the caller closes it after this returns). A serializer whose
+   * vectors can point into the bytes retains them (they stay alive, counted by their allocator, until
+   * the vectors are closed); the default decodes a read-only view, so that it copies what it keeps.
+   */
+  default FieldVector decode(ArrowBuf bytes, long length, ChunkSpec spec, BufferAllocator allocator) {
+    return decode(Buffers.readOnlyView(bytes, 0, length), spec, allocator);
+  }
 
   /** This codec completed for chunks of {@code spec}, as {@link BytesToBytesCodec#bind} (sharding binds its inner codecs). */
   default ArrayToBytesCodec bind(ChunkSpec spec) {

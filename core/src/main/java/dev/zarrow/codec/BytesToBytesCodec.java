@@ -35,6 +35,25 @@ public non-sealed interface BytesToBytesCodec extends Codec {
   }
 
   /**
+   * The size {@code bytes} decode to, when the encoding says it before decoding (a zstd frame's content
+   * size) and it is within the codec's own limits; empty otherwise (the default). With it a pipeline
+   * decodes into Arrow memory of the caller's allocator ({@link #decodeInto}), freed when the chunk is
+   * closed, instead of a fresh buffer of the codec's own that only a GC frees.
+   */
+  default OptionalLong decodedSize(ByteBuffer bytes) {
+    return OptionalLong.empty();
+  }
+
+  /**
+   * Whether {@link #decode} always returns memory of its own, never a slice of its input (a
+   * compressor: true; a checksum, which strips its suffix: false, the default). A pipeline then
+   * frees the stored bytes as soon as this codec decoded them.
+   */
+  default boolean decodesToNewMemory() {
+    return false;
+  }
+
+  /**
    * Checks that {@code bytes} decode, with every check {@link #decodeInto} makes, where only the checks
    * matter ({@code zarrow check}): {@code target} is as for {@link #decodeInto} but its content is
    * undefined afterwards. The default decodes into it; a codec that can make the same checks without

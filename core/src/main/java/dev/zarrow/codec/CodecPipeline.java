@@ -261,7 +261,23 @@ public final class CodecPipeline {
    * Otherwise the bytes are read into memory of their own, which the decoded chunk may wrap.
    */
   private <T> T withStored(ByteSource source, BufferAllocator allocator, Function<ByteBuffer, T> decode) {
-    return withStored(source, allocator, rawLayout && !bytesCodecs.isEmpty() && decodedSizes[0] > 0, decode);
+    return withStored(source, allocator, storedIsConsumed(), decode);
+  }
+
+  /**
+   * Whether nothing a decode returns keeps the stored bytes: the first bytes codec decodes straight
+   * into the chunk's memory ({@link #decodeRaw}), or another codec on the way never returns its input.
+   */
+  private boolean storedIsConsumed() {
+    if (rawLayout && !bytesCodecs.isEmpty() && decodedSizes[0] > 0) {
+      return true;
+    }
+    for (BytesToBytesCodec codec : bytesCodecs) {
+      if (codec.decodesToNewMemory()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** As {@link #withStored(ByteSource, BufferAllocator, java.util.function.Function)}; {@code consumed}: nothing {@code decode} returns keeps the stored bytes. */
@@ -294,13 +310,34 @@ public final class CodecPipeline {
     return decodeBuffered(stored, allocator);
   }
 
-  /** Decodes through each codec's own output buffer. */
+  /**
+   * Decodes through each codec's own output buffer; the first bytes codec, when it knows its output's
+   * size from its input ({@link BytesToBytesCodec#decodedSize}), into Arrow memory of {@code allocator}
+   * that the serializer reads (and its vectors may keep): memory freed when the chunk is closed and
+   * taken again from the allocator, not a fresh buffer per chunk that only a GC frees (on a machine
+   * where the first touch of a page is dear, that was most of a stream's page faults).
+   */
   private FieldVector decodeBuffered(ByteBuffer stored, BufferAllocator allocator) {
     ByteBuffer bytes = stored;
-    for (int i = bytesCodecs.size() - 1; i >= 0; i--) {
+    for (int i = bytesCodecs.size() - 1; i >= 1; i--) {
       bytes = decodeBytes(i, bytes);
     }
-    FieldVector current = serializer.decode(bytes, serializerSpec, allocator);
+    FieldVector current;
+    if (bytesCodecs.isEmpty()) {
+      current = serializer.decode(bytes, serializerSpec, allocator);
+    } else {
+      OptionalLong size = bytesCodecs.get(0).decodedSize(bytes);
+      if (size.isPresent() && size.getAsLong() <= options.maxChunkBytes()
+          && (decodedSizes[0] < 0 || decodedSizes[0] == size.getAsLong())) {
+        long n = size.getAsLong();
+        try (ArrowBuf data = Buffers.allocateUninitialized(allocator, n)) {
+          bytesCodecs.get(0).decodeInto(bytes, Buffers.view(data, 0, n));
+          current = serializer.decode(data, n, serializerSpec, allocator);
+        }
+      } else {
+        current = serializer.decode(decodeBytes(0, bytes), serializerSpec, allocator);
+      }
+    }
     try {
       checkCount(current, serializerSpec);
       for (int i = arrayCodecs.size() - 1; i >= 0; i--) {

@@ -52,6 +52,16 @@ public interface ByteSource extends AutoCloseable {
     return readAll();
   }
 
+  /**
+   * {@code range} for a caller done with it before lending {@code scratch}'s buffer again, as {@link
+   * #readAll(java.util.function.LongFunction)} (the buffer asked for is at least the range's length);
+   * the default is {@link #read}. A {@link #slice} reads its whole value this way from its parent, so
+   * that a shard's inner chunk read from a file lands in the caller's scratch too.
+   */
+  default ByteBuffer read(ByteRange range, java.util.function.LongFunction<ByteBuffer> scratch) {
+    return read(range);
+  }
+
   /** A view of {@code length} bytes from {@code offset}, read lazily from this source. */
   default ByteSource slice(long offset, long length) {
     ByteSource parent = this;
@@ -69,6 +79,17 @@ public interface ByteSource extends AutoCloseable {
       public ByteBuffer read(ByteRange range) {
         check(range, length);
         return parent.read(ByteRange.of(offset + range.start(length), range.length(length)));
+      }
+
+      @Override
+      public ByteBuffer read(ByteRange range, java.util.function.LongFunction<ByteBuffer> scratch) {
+        check(range, length);
+        return parent.read(ByteRange.of(offset + range.start(length), range.length(length)), scratch);
+      }
+
+      @Override
+      public ByteBuffer readAll(java.util.function.LongFunction<ByteBuffer> scratch) {
+        return read(ByteRange.of(0, length), scratch);
       }
 
       // Passed on whole, so that the parent can coalesce the ranges of a nested shard with each other.

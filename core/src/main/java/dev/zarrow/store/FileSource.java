@@ -44,17 +44,24 @@ final class FileSource implements ByteSource {
   /** Into {@code scratch}'s buffer instead of fresh memory (see {@link ByteSource#readAll(java.util.function.LongFunction)}). */
   @Override
   public ByteBuffer readAll(java.util.function.LongFunction<ByteBuffer> scratch) {
-    if (size > Integer.MAX_VALUE) {
-      return readAll();
+    return read(ByteRange.of(0, size), scratch);
+  }
+
+  /** Into {@code scratch}'s buffer instead of fresh memory (see {@link ByteSource#read(ByteRange, java.util.function.LongFunction)}). */
+  @Override
+  public ByteBuffer read(ByteRange range, java.util.function.LongFunction<ByteBuffer> scratch) {
+    check(range);
+    long start = range.start(size);
+    long length = range.length(size);
+    if (length > Integer.MAX_VALUE) {
+      return read(range);
     }
-    ByteBuffer out = scratch.apply(size).clear().limit((int) size);
+    ByteBuffer out = scratch.apply(length).clear().limit((int) length);
     try {
-      long position = 0;
       while (out.hasRemaining()) {
-        if (channel.read(out, position) < 0) {
+        if (channel.read(out, start + out.position()) < 0) {
           throw new StoreException("key " + key + " shrank while being read");
         }
-        position = out.position();
       }
     } catch (IOException e) {
       throw new StoreException("cannot read key " + key + " in " + where + ": " + e, e);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.sun.management.UnixOperatingSystemMXBean;
 import dev.zarrow.ArraySpec;
+import dev.zarrow.error.CorruptChunkException;
 import dev.zarrow.error.StoreException;
 import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
@@ -58,6 +59,29 @@ class FileSystemStoreTest extends StoreContract {
           source.readAll(), source.read(ByteRange.of(1, 2)))) {
         assertTrue(b.isDirect() && !b.isReadOnly(), "fresh writable direct memory that decoders may wrap");
       }
+    }
+  }
+
+  /**
+   * A slice (a shard's inner chunk) reads into the caller's scratch as the whole source does, not
+   * into fresh direct memory that only a GC frees; and reads there exactly the slice's bytes.
+   */
+  @Test
+  void slicesReadIntoTheCallersScratch() {
+    store.set("k", bytes("0123456789"));
+    try (ByteSource source = store.source("k").orElseThrow()) {
+      ByteBuffer scratch = ByteBuffer.allocateDirect(16);
+      long[] asked = {-1};
+      ByteBuffer got = source.slice(2, 6).slice(1, 4).readAll(n -> {
+        asked[0] = n;
+        return scratch;
+      });
+      assertEquals(4, asked[0], "asks for the slice's length");
+      assertEquals("3456", text(got));
+      got.put(0, (byte) 'x');
+      assertEquals('x', scratch.get(0), "the bytes are in the scratch buffer");
+      assertEquals("23", text(source.slice(2, 6).read(ByteRange.of(0, 2), n -> ByteBuffer.allocateDirect((int) n + 3))));
+      assertThrows(CorruptChunkException.class, () -> source.slice(2, 6).read(ByteRange.of(4, 4), n -> scratch));
     }
   }
 

@@ -251,6 +251,15 @@ public final class ArrowIpcCodec implements ArrayToBytesCodec {
 
   @Override
   public FieldVector decode(ByteBuffer bytes, ChunkSpec spec, BufferAllocator allocator) {
+    try (ArrowBuf whole = Buffers.wrap(bytes, allocator)) {
+      return decode(whole, bytes.remaining(), spec, allocator);
+    }
+  }
+
+  /** The vectors point into {@code bytes} (retained) where the stream's bodies are their buffers. */
+  @Override
+  public FieldVector decode(ArrowBuf whole, long length, ChunkSpec spec, BufferAllocator allocator) {
+    ByteBuffer bytes = Buffers.readOnlyView(whole, 0, length);
     Target target = target(spec);
     int expected = spec.size();
     IpcMessages messages = new IpcMessages(bytes);
@@ -272,7 +281,7 @@ public final class ArrowIpcCodec implements ArrayToBytesCodec {
     Field indexed = Dictionaries.indexedField(target.stored);
     Map<Long, FieldVector> dictionaries = new HashMap<>();
     List<FieldVector> batches = new ArrayList<>();
-    try (ArrowBuf whole = Buffers.wrap(bytes, allocator)) {
+    try {
       BatchLoader loader = new BatchLoader(whole, allocator, budget);
       long rows = 0;
       for (IpcMessages.Msg m = messages.next(); m != null; m = messages.next()) {

@@ -139,6 +139,28 @@ public final class ZstdCodec implements BytesToBytesCodec {
     }
   }
 
+  /** A single frame's declared content size, within the limits {@link #decode} sets from the input alone. */
+  @Override
+  public OptionalLong decodedSize(ByteBuffer bytes) {
+    if (!bytes.isDirect() || !bytes.hasRemaining()) {
+      return OptionalLong.empty();
+    }
+    try {
+      long declared = Zstd.getDirectByteBufferFrameContentSize(bytes, bytes.position(), bytes.remaining());
+      boolean oneFrame = declared >= 0
+          && Zstd.findDirectByteBufferFrameCompressedSize(bytes, bytes.position(), bytes.remaining()) == bytes.remaining();
+      return oneFrame && declared <= Math.min(MAX_BUFFER, MAX_RATIO * bytes.remaining())
+          ? OptionalLong.of(declared) : OptionalLong.empty();
+    } catch (ZstdException e) {
+      return OptionalLong.empty(); // not a frame: decode says why
+    }
+  }
+
+  @Override
+  public boolean decodesToNewMemory() {
+    return true;
+  }
+
   private static ByteBuffer exact(ZstdDecompressCtx ctx, ByteBuffer src, long size) {
     ByteBuffer dst = ByteBuffer.allocateDirect(Math.toIntExact(size));
     int n = ctx.decompressDirectByteBuffer(dst, 0, dst.capacity(), src, src.position(), src.remaining());

@@ -66,6 +66,26 @@ class ZstdCodecTest extends CodecContract {
     }
   }
 
+  /**
+   * The size a pipeline allocates Arrow memory for before decoding: a single frame's declared size;
+   * nothing for frames without one, several frames or input that is no frame (decode answers those).
+   */
+  @Test
+  void decodedSizeIsASingleFramesDeclaredSize() throws IOException {
+    ZstdCodec codec = new ZstdCodec(3, false);
+    byte[] data = new byte[10_000];
+    Random random = new Random(3);
+    for (int i = 0; i < data.length; i++) {
+      data[i] = (byte) random.nextInt(7);
+    }
+    ByteBuffer one = codec.encode(Vectors.direct(data));
+    assertEquals(java.util.OptionalLong.of(data.length), codec.decodedSize(one));
+    assertEquals(java.util.OptionalLong.empty(), codec.decodedSize(Vectors.direct(streamed(data))));
+    assertEquals(java.util.OptionalLong.empty(), codec.decodedSize(Vectors.direct(Base64.getDecoder().decode(ZSTD_TWO_FRAMES))));
+    assertEquals(java.util.OptionalLong.empty(), codec.decodedSize(Vectors.direct(new byte[] {1, 2, 3, 4, 5, 6, 7, 8})));
+    assertTrue(codec.decodesToNewMemory());
+  }
+
   private static ByteBuffer decode(byte[] stored, long expected, long max) {
     return new ZstdCodec(0, false).decode(Vectors.direct(stored), expected, max);
   }

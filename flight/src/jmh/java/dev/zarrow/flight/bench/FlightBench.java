@@ -146,7 +146,8 @@ public class FlightBench {
   /**
    * Outside JMH, for a shared machine: {@code rounds} (default 7) interleaved rounds of fetching every
    * endpoint from each server, {@code streams} (default 1) at a time; per side the best wall time and
-   * the process CPU time (server, client and gRPC together) of that round, and their ratios; a third
+   * the process CPU time (server, client and gRPC together) and minor page faults of that round, and
+   * the ratios ({@code -Drounds=true} prints every round); a third
    * argument, {@code zarrow} or {@code memory}, runs that side alone (for a profiler).
    */
   public static void main(String[] args) throws Exception {
@@ -156,7 +157,7 @@ public class FlightBench {
       FlightBench b = new FlightBench();
       b.streams = Integer.parseInt(streams);
       b.setUp();
-      double[][] best = {{Double.MAX_VALUE, 0}, {Double.MAX_VALUE, 0}};
+      double[][] best = {{Double.MAX_VALUE, 0, 0}, {Double.MAX_VALUE, 0, 0}};
       long bytes = 0;
       for (int round = 0; round < rounds + 2; round++) {
         for (int side = 0; side < 2; side++) {
@@ -164,18 +165,25 @@ public class FlightBench {
             continue; // one side alone, for a profiler
           }
           long cpu0 = os.getProcessCpuTime();
+          long faults0 = FlightBenchSupport.minorFaults();
           long t0 = System.nanoTime();
           bytes = side == 0 ? b.fetchAll(b.zarrowClient, b.zarrowEndpoints) : b.fetchAll(b.memoryClient, b.memoryEndpoints);
           double wall = (System.nanoTime() - t0) / 1e6;
           double cpu = (os.getProcessCpuTime() - cpu0) / 1e6;
+          double faults = FlightBenchSupport.minorFaults() - faults0;
+          if (Boolean.getBoolean("rounds")) {
+            System.out.printf("  round %d %s: %.0f ms, cpu %.0f ms, %.0f page faults%n", round, side == 0 ? "zarrow" : "memory",
+                wall, cpu, faults);
+          }
           if (round >= 2 && wall < best[side][0]) { // two warm-up rounds
-            best[side] = new double[] {wall, cpu};
+            best[side] = new double[] {wall, cpu, faults};
           }
         }
       }
-      System.out.printf("streams %s: zarrow %.0f ms (cpu %.0f ms, %.0f MB/s), memory %.0f ms (cpu %.0f ms, %.0f MB/s):"
-          + " zarrow at %.2fx the ceiling's rate, %.2fx its CPU%n", streams, best[0][0], best[0][1], bytes / best[0][0] / 1e3,
-          best[1][0], best[1][1], bytes / best[1][0] / 1e3, best[1][0] / best[0][0], best[0][1] / best[1][1]);
+      System.out.printf("streams %s: zarrow %.0f ms (cpu %.0f ms, %.0f MB/s, %.0f page faults), memory %.0f ms (cpu %.0f ms,"
+          + " %.0f MB/s, %.0f page faults): zarrow at %.2fx the ceiling's rate, %.2fx its CPU%n", streams, best[0][0], best[0][1],
+          bytes / best[0][0] / 1e3, best[0][2], best[1][0], best[1][1], bytes / best[1][0] / 1e3, best[1][2],
+          best[1][0] / best[0][0], best[0][1] / best[1][1]);
       b.tearDown();
     }
   }

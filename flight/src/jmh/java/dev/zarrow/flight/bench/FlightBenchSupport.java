@@ -54,6 +54,20 @@ public final class FlightBenchSupport {
     }
   }
 
+  /**
+   * The process's minor page faults so far (Linux: {@code /proc/self/stat}, field 10), -1 elsewhere: on
+   * a VM where the first touch of a page is dear, fresh memory shows here.
+   */
+  static long minorFaults() {
+    try {
+      String stat = Files.readString(Path.of("/proc/self/stat"));
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return Long.parseLong(fields[7]); // field 10 counted from 1; fields[0] here is field 3
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
   /** A pool of {@code threads} daemon threads. */
   static ExecutorService pool(int threads) {
     return Executors.newFixedThreadPool(threads, r -> {
