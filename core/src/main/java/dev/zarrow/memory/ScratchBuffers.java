@@ -18,6 +18,12 @@ import org.apache.arrow.memory.BufferAllocator;
  * {@link #lend} for memory that vectors keep (a decoded chunk), which comes back by itself once every
  * holder has released it: a buffer is only lent again when this holds its one reference, so memory
  * somebody still holds is never overwritten.
+ *
+ * <p>One lock for all of it: a reclaim that found a buffer at one reference must not move it to the free
+ * ones after another thread took it and lent it again (its check and its removal are two steps, and a
+ * lend's take and retain are two more). Without the lock, two holders got one buffer under load (a
+ * dataset's broadcast variable read back another variable's values). The lock is held per chunk, not per
+ * value.
  */
 public final class ScratchBuffers implements AutoCloseable {
   private final BufferAllocator allocator;
@@ -55,7 +61,7 @@ public final class ScratchBuffers implements AutoCloseable {
   }
 
   /** A buffer of at least {@code size} bytes (contents undefined), the caller's until {@link #give}. */
-  public ArrowBuf take(long size) {
+  public synchronized ArrowBuf take(long size) {
     reclaim();
     while (true) {
       ArrowBuf best = null; // the smallest that is large enough: buffers of other sizes stay for their takers
@@ -81,7 +87,7 @@ public final class ScratchBuffers implements AutoCloseable {
   }
 
   /** Gives back a buffer from {@link #take}; its contents may be overwritten at once by another taker. */
-  public void give(ArrowBuf buf) {
+  public synchronized void give(ArrowBuf buf) {
     keep(buf);
   }
 
@@ -101,7 +107,7 @@ public final class ScratchBuffers implements AutoCloseable {
    * closes it (typically after a vector of {@link #allocator} took its own). It is lent again only once
    * every reference but this object's is released.
    */
-  public ArrowBuf lend(long size) {
+  public synchronized ArrowBuf lend(long size) {
     ArrowBuf buf = take(size);
     buf.getReferenceManager().retain();
     lent.add(buf);
@@ -120,7 +126,7 @@ public final class ScratchBuffers implements AutoCloseable {
 
   /** Frees the buffers. Every vector over a lent buffer must be closed first (the allocator reports it otherwise). */
   @Override
-  public void close() {
+  public synchronized void close() {
     for (ArrowBuf buf = lent.poll(); buf != null; buf = lent.poll()) {
       buf.close();
     }

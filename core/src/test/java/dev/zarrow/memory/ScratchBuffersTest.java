@@ -1,6 +1,7 @@
 package dev.zarrow.memory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -82,5 +83,44 @@ class ScratchBuffersTest {
       scratch.take(1).close(); // reclaims the lent buffer nobody holds: over the cap, freed
       assertEquals(0, scratch.allocator().getAllocatedMemory());
     }
+  }
+
+  @Test
+  void threadsLendingAndTakingAtOnceNeverShareABuffer(BufferAllocator allocator) throws Exception {
+    // Each holder writes its own mark over the whole buffer, yields, and finds it unchanged: a buffer
+    // lent or taken twice at once (a reclaim racing a lend) would show another holder's mark.
+    int threads = 4;
+    java.util.concurrent.atomic.AtomicReference<String> failure = new java.util.concurrent.atomic.AtomicReference<>();
+    try (ScratchBuffers scratch = new ScratchBuffers(allocator, "test")) {
+      java.util.List<Thread> workers = new java.util.ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        long mark = t + 1;
+        workers.add(new Thread(() -> {
+          for (int i = 0; i < 20_000 && failure.get() == null; i++) {
+            boolean lend = (i + mark) % 2 == 0;
+            ArrowBuf buf = lend ? scratch.lend(64 + (i % 3) * 64) : scratch.take(64 + (i % 3) * 64);
+            for (long at = 0; at + 8 <= 64; at += 8) {
+              buf.setLong(at, mark * 1_000_003 + i);
+            }
+            Thread.yield();
+            for (long at = 0; at + 8 <= 64; at += 8) {
+              if (buf.getLong(at) != mark * 1_000_003 + i) {
+                failure.compareAndSet(null, "holder " + mark + " round " + i + " found " + buf.getLong(at));
+              }
+            }
+            if (lend) {
+              buf.close();
+            } else {
+              scratch.give(buf);
+            }
+          }
+        }));
+      }
+      workers.forEach(Thread::start);
+      for (Thread w : workers) {
+        w.join();
+      }
+    }
+    assertNull(failure.get());
   }
 }
