@@ -32,44 +32,70 @@ final class FixedScaleOffsetCodec extends NumericFilter {
 
   @Override
   FieldVector encodeValues(FieldVector chunk, BufferAllocator allocator) {
+    int n = chunk.getValueCount();
     int w = Lanes.floatWidth(dtype.type());
     double o = Lanes.round(offset, w);
     double s = Lanes.round(scale, w);
-    return mapDoubles(chunk, dtype.type(), astype.type(), allocator, (v, m) -> {
-      if (w == 8) {
-        for (int i = 0; i < m; i++) {
-          v[i] = Math.rint((v[i] - o) * s);
+    Lanes.In whole = new Lanes.In(chunk, dtype.type());
+    try (Lanes.Out wholeOut = new Lanes.Out(astype.type(), n, allocator)) {
+      inParts(n, executor, (start, end) -> {
+        Lanes.In in = whole.part();
+        Lanes.Out out = wholeOut.part();
+        double[] v = new double[Lanes.BLOCK];
+        for (int at = start; at < end; at += Lanes.BLOCK) {
+          int m = Math.min(Lanes.BLOCK, end - at);
+          in.doubles(at, v, m);
+          if (w == 8) {
+            for (int i = 0; i < m; i++) {
+              v[i] = Math.rint((v[i] - o) * s);
+            }
+          } else {
+            for (int i = 0; i < m; i++) {
+              v[i] = Math.rint(Lanes.round(Lanes.round(v[i] - o, w) * s, w));
+            }
+          }
+          out.doubles(at, v, m);
         }
-      } else {
-        for (int i = 0; i < m; i++) {
-          v[i] = Math.rint(Lanes.round(Lanes.round(v[i] - o, w) * s, w));
-        }
-      }
-    });
+      });
+      return wholeOut.finish();
+    }
   }
 
   @Override
   FieldVector decodeValues(FieldVector chunk, BufferAllocator allocator) {
+    int n = chunk.getValueCount();
     int w = Lanes.floatWidth(astype.type());
     double o = Lanes.round(offset, w);
     double s = Lanes.round(scale, w);
     boolean reciprocal = Lanes.isInteger(astype.type()) && astype.type().byteWidth() <= 4 && Lanes.reciprocalDivides(s);
     double r = 1 / s;
-    return mapDoubles(chunk, astype.type(), dtype.type(), allocator, (v, m) -> {
-      if (w == 8 && reciprocal) {
-        for (int i = 0; i < m; i++) {
-          v[i] = Lanes.quotient(v[i], s, r) + o;
+    Lanes.In whole = new Lanes.In(chunk, astype.type());
+    try (Lanes.Out wholeOut = new Lanes.Out(dtype.type(), n, allocator)) {
+      inParts(n, executor, (start, end) -> {
+        Lanes.In in = whole.part();
+        Lanes.Out out = wholeOut.part();
+        double[] v = new double[Lanes.BLOCK];
+        for (int at = start; at < end; at += Lanes.BLOCK) {
+          int m = Math.min(Lanes.BLOCK, end - at);
+          in.doubles(at, v, m);
+          if (w == 8 && reciprocal) {
+            for (int i = 0; i < m; i++) {
+              v[i] = Lanes.quotient(v[i], s, r) + o;
+            }
+          } else if (w == 8) {
+            for (int i = 0; i < m; i++) {
+              v[i] = v[i] / s + o;
+            }
+          } else {
+            for (int i = 0; i < m; i++) {
+              v[i] = Lanes.round(Lanes.round(v[i] / s, w) + o, w);
+            }
+          }
+          out.doubles(at, v, m);
         }
-      } else if (w == 8) {
-        for (int i = 0; i < m; i++) {
-          v[i] = v[i] / s + o;
-        }
-      } else {
-        for (int i = 0; i < m; i++) {
-          v[i] = Lanes.round(Lanes.round(v[i] / s, w) + o, w);
-        }
-      }
-    });
+      });
+      return wholeOut.finish();
+    }
   }
 
   /** Makes {@code numcodecs.fixedscaleoffset} codecs. */

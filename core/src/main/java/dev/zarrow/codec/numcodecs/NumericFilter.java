@@ -110,34 +110,6 @@ abstract class NumericFilter implements ArrayToArrayCodec {
     return decodeValues(chunk, allocator);
   }
 
-  /** Computes values in place: {@code v[0..m)}, one block. */
-  interface Block {
-    void compute(double[] v, int m);
-  }
-
-  /**
-   * {@code chunk} (borrowed, of {@code from}) read as doubles block by block, computed by {@code block}, and
-   * written as {@code to} (cast as numpy casts), in parts on {@link #executor}. The caller owns the result.
-   */
-  FieldVector mapDoubles(FieldVector chunk, FixedType from, FixedType to, BufferAllocator allocator, Block block) {
-    int n = chunk.getValueCount();
-    Lanes.In whole = new Lanes.In(chunk, from);
-    try (Lanes.Out wholeOut = new Lanes.Out(to, n, allocator)) {
-      inParts(n, executor, (start, end) -> {
-        Lanes.In in = whole.part();
-        Lanes.Out out = wholeOut.part();
-        double[] v = new double[Lanes.BLOCK];
-        for (int at = start; at < end; at += Lanes.BLOCK) {
-          int m = Math.min(Lanes.BLOCK, end - at);
-          in.doubles(at, v, m);
-          block.compute(v, m);
-          out.doubles(at, v, m);
-        }
-      });
-      return wholeOut.finish();
-    }
-  }
-
   /** {@code chunk} of {@code from} cast to {@code to} as numpy's {@code astype} does. The caller owns the result. */
   static FieldVector cast(FieldVector chunk, FixedType from, FixedType to, BufferAllocator allocator, Executor executor) {
     int n = chunk.getValueCount();

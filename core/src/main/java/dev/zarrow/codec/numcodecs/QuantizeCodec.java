@@ -47,13 +47,26 @@ final class QuantizeCodec extends NumericFilter {
 
   @Override
   FieldVector encodeValues(FieldVector chunk, BufferAllocator allocator) {
+    int n = chunk.getValueCount();
     int w = dtype.type().byteWidth();
     double s = Lanes.round(scale, w);
-    return mapDoubles(chunk, dtype.type(), astype.type(), allocator, (v, m) -> {
-      for (int i = 0; i < m; i++) {
-        v[i] = Lanes.round(Math.rint(Lanes.round(s * v[i], w)) / s, w);
-      }
-    });
+    Lanes.In whole = new Lanes.In(chunk, dtype.type());
+    try (Lanes.Out wholeOut = new Lanes.Out(astype.type(), n, allocator)) {
+      inParts(n, executor, (start, end) -> {
+        Lanes.In in = whole.part();
+        Lanes.Out out = wholeOut.part();
+        double[] v = new double[Lanes.BLOCK];
+        for (int at = start; at < end; at += Lanes.BLOCK) {
+          int m = Math.min(Lanes.BLOCK, end - at);
+          in.doubles(at, v, m);
+          for (int i = 0; i < m; i++) {
+            v[i] = Lanes.round(Math.rint(Lanes.round(s * v[i], w)) / s, w);
+          }
+          out.doubles(at, v, m);
+        }
+      });
+      return wholeOut.finish();
+    }
   }
 
   @Override
