@@ -1,6 +1,5 @@
 package dev.zarrow.bench;
 
-import dev.zarrow.ZarrOptions;
 import dev.zarrow.codec.ChunkSpec;
 import dev.zarrow.codec.CodecOptions;
 import dev.zarrow.codec.CodecPipeline;
@@ -25,9 +24,8 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 
 /**
- * Decoding one chunk of 1M float64 (a smooth series to 0.01, 8 MB) through v2-like numcodecs chains, with
- * the executor an array read gives its codecs (the default pool: the numeric filters compute a chunk this
- * large in parts, as blosc decodes its blocks) and on one thread, against numcodecs 0.11 itself (c-lz4, zlib, numpy for the filters) decoding the same stored
+ * Decoding one chunk of 1M float64 (a smooth series to 0.01, 8 MB) through v2-like numcodecs chains, one
+ * thread, against numcodecs 0.11 itself (c-lz4, zlib, numpy for the filters) decoding the same stored
  * bytes in the same run: Java writes each chain's encoded chunk to a temp dir, then {@code /usr/bin/python3}
  * (or {@code python3}) times {@code codec.decode} of every codec of the chain in reverse, as zarr-python 2
  * does. Both sides report the best of N rounds of wall time (the JVM's CPU clock ticks in 10 ms here: too
@@ -117,7 +115,6 @@ public final class NumcodecsBench {
       }
       ChunkSpec spec = new ChunkSpec(new int[] {COUNT}, FixedType.FLOAT64, FixedType.FLOAT64.defaultFill());
       List<CodecPipeline> pipelines = new ArrayList<>();
-      List<CodecPipeline> oneThread = new ArrayList<>();
       List<ByteBuffer> stored = new ArrayList<>();
       StringBuilder chains = new StringBuilder("[");
       List<String[]> selected = new ArrayList<>();
@@ -127,16 +124,12 @@ public final class NumcodecsBench {
         }
       }
       for (String[] chain : selected) {
-        var list = Json.parse(chain[1], chain[0]);
         List<dev.zarrow.codec.Codec> codecs = new ArrayList<>();
-        List<dev.zarrow.codec.Codec> sequential = new ArrayList<>();
-        var read = registry.context(CodecOptions.DEFAULT, ZarrOptions.defaults().executor());
+        var list = Json.parse(chain[1], chain[0]);
         for (int i = 0; i < list.size(); i++) {
-          codecs.add(read.codec(NamedConfig.parse(list.get(i), "/codecs/" + i)));
-          sequential.add(registry.codec(NamedConfig.parse(list.get(i), "/codecs/" + i), CodecOptions.DEFAULT));
+          codecs.add(registry.codec(NamedConfig.parse(list.get(i), "/codecs/" + i), CodecOptions.DEFAULT));
         }
-        CodecPipeline pipeline = CodecPipeline.of(codecs, spec, read);
-        oneThread.add(CodecPipeline.of(sequential, spec, registry.context(CodecOptions.DEFAULT)));
+        CodecPipeline pipeline = CodecPipeline.of(codecs, spec, registry.context(CodecOptions.DEFAULT));
         ByteBuffer encoded = pipeline.encode(chunk, allocator);
         ByteBuffer owned = ByteBuffer.allocateDirect(encoded.remaining()).put(encoded.duplicate()).flip();
         try (FileChannel out = FileChannel.open(dir.resolve(chain[0] + ".bin"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
@@ -152,8 +145,6 @@ public final class NumcodecsBench {
 
       long[] zarrow = new long[selected.size()];
       java.util.Arrays.fill(zarrow, Long.MAX_VALUE);
-      long[] zarrowOne = new long[selected.size()];
-      java.util.Arrays.fill(zarrowOne, Long.MAX_VALUE);
       double[] zarrowFaults = new double[selected.size()];
       Map<String, double[]> python = new HashMap<>();
       for (int pass = 0; pass < 2; pass++) {
@@ -163,29 +154,24 @@ public final class NumcodecsBench {
             if (r == 2) {
               faults = minorFaults(); // after two warm-up rounds, as on numcodecs' side
             }
-            for (int threads = 0; threads < 2; threads++) {
-              long[] best = threads == 0 ? zarrow : zarrowOne;
-              long t0 = System.nanoTime();
-              try (FieldVector v = (threads == 0 ? pipelines : oneThread).get(c).decode(stored.get(c).duplicate(), allocator)) {
-                best[c] = Math.min(best[c], System.nanoTime() - t0);
-                if (v.getValueCount() != COUNT) {
-                  throw new AssertionError(selected.get(c)[0] + ": " + v.getValueCount() + " values");
-                }
+            long t0 = System.nanoTime();
+            try (FieldVector v = pipelines.get(c).decode(stored.get(c).duplicate(), allocator)) {
+              zarrow[c] = Math.min(zarrow[c], System.nanoTime() - t0);
+              if (v.getValueCount() != COUNT) {
+                throw new AssertionError(selected.get(c)[0] + ": " + v.getValueCount() + " values");
               }
             }
           }
-          zarrowFaults[c] = (double) (minorFaults() - faults) / (2.0 * rounds); // per decode, of the second pass
+          zarrowFaults[c] = (double) (minorFaults() - faults) / rounds; // the second pass's
         }
         python(script, dir, rounds).forEach((k, v) -> python.merge(k, v, (a, b) -> a[0] <= b[0] ? new double[] {a[0], b[1]} : b));
       }
-      System.out.printf("%-24s %10s %12s %12s %12s %8s %14s %16s%n", "chain", "stored", "zarrow ms", "1 thread ms", "numcodecs ms",
-          "ratio", "ratio 1 thread", "faults/round z,n");
+      System.out.printf("%-24s %10s %12s %12s %8s %16s%n", "chain", "stored", "zarrow ms", "numcodecs ms", "ratio", "faults/round z,n");
       for (int c = 0; c < selected.size(); c++) {
         double j = zarrow[c] / 1e6;
-        double one = zarrowOne[c] / 1e6;
         double[] p = python.get(selected.get(c)[0]);
-        System.out.printf("%-24s %10d %12.2f %12.2f %12.2f %8.2f %14.2f %8.1f,%.1f%n", selected.get(c)[0], stored.get(c).remaining(), j, one,
-            p[0] * 1e3, j / (p[0] * 1e3), one / (p[0] * 1e3), zarrowFaults[c], p[1]);
+        System.out.printf("%-24s %10d %12.2f %12.2f %8.2f %8.1f,%.1f%n", selected.get(c)[0], stored.get(c).remaining(), j, p[0] * 1e3,
+            j / (p[0] * 1e3), zarrowFaults[c], p[1]);
       }
       chunk.close();
     } finally {

@@ -8,7 +8,6 @@ import dev.zarrow.metadata.NamedConfig;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
-import java.util.concurrent.Executor;
 
 /**
  * {@code numcodecs.astype}: numcodecs' {@code AsType}, a cast from {@code decode_dtype} to
@@ -18,8 +17,8 @@ import java.util.concurrent.Executor;
 final class AsTypeCodec extends NumericFilter {
   static final String NAME = "numcodecs.astype";
 
-  AsTypeCodec(NumpyType encodeType, NumpyType decodeType, Executor executor) {
-    super(NAME, config(encodeType, decodeType), decodeType, encodeType, executor);
+  AsTypeCodec(NumpyType encodeType, NumpyType decodeType) {
+    super(NAME, config(encodeType, decodeType), decodeType, encodeType);
   }
 
   private static ObjectNode config(NumpyType encodeType, NumpyType decodeType) {
@@ -28,12 +27,12 @@ final class AsTypeCodec extends NumericFilter {
 
   @Override
   FieldVector encodeValues(FieldVector chunk, BufferAllocator allocator) {
-    return cast(chunk, dtype.type(), astype.type(), allocator, executor);
+    return cast(chunk, dtype.type(), astype.type(), allocator);
   }
 
   @Override
   FieldVector decodeValues(FieldVector chunk, BufferAllocator allocator) {
-    return cast(chunk, astype.type(), dtype.type(), allocator, executor);
+    return cast(chunk, astype.type(), dtype.type(), allocator);
   }
 
   /** Makes {@code numcodecs.astype} codecs. */
@@ -45,7 +44,7 @@ final class AsTypeCodec extends NumericFilter {
 
     @Override
     public AsTypeCodec create(NamedConfig metadata, CodecContext context) {
-      return new AsTypeCodec(Configs.dtype(metadata, "encode_dtype", null), Configs.dtype(metadata, "decode_dtype", null), context.executor());
+      return new AsTypeCodec(Configs.dtype(metadata, "encode_dtype", null), Configs.dtype(metadata, "decode_dtype", null));
     }
   }
 }

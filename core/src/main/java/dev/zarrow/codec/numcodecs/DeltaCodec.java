@@ -20,8 +20,7 @@ final class DeltaCodec extends NumericFilter {
   static final String NAME = "numcodecs.delta";
 
   DeltaCodec(NumpyType dtype, NumpyType astype) {
-    // Decoding is a running sum, one pass in order: no parts.
-    super(NAME, JsonNodeFactory.instance.objectNode().put("dtype", dtype.text()).put("astype", astype.text()), dtype, astype, Runnable::run);
+    super(NAME, JsonNodeFactory.instance.objectNode().put("dtype", dtype.text()).put("astype", astype.text()), dtype, astype);
   }
 
   @Override

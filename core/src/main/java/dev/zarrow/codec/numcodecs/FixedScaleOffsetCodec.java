@@ -9,7 +9,6 @@ import dev.zarrow.metadata.NamedConfig;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
-import java.util.concurrent.Executor;
 
 /**
  * {@code numcodecs.fixedscaleoffset}: numcodecs' {@code FixedScaleOffset}, encodes
@@ -24,8 +23,8 @@ final class FixedScaleOffsetCodec extends NumericFilter {
   private final double offset;
   private final double scale;
 
-  FixedScaleOffsetCodec(ObjectNode config, double offset, double scale, NumpyType dtype, NumpyType astype, Executor executor) {
-    super(NAME, config, dtype, astype, executor);
+  FixedScaleOffsetCodec(ObjectNode config, double offset, double scale, NumpyType dtype, NumpyType astype) {
+    super(NAME, config, dtype, astype);
     this.offset = offset;
     this.scale = scale;
   }
@@ -36,28 +35,24 @@ final class FixedScaleOffsetCodec extends NumericFilter {
     int w = Lanes.floatWidth(dtype.type());
     double o = Lanes.round(offset, w);
     double s = Lanes.round(scale, w);
-    Lanes.In whole = new Lanes.In(chunk, dtype.type());
-    try (Lanes.Out wholeOut = new Lanes.Out(astype.type(), n, allocator)) {
-      inParts(n, executor, (start, end) -> {
-        Lanes.In in = whole.part();
-        Lanes.Out out = wholeOut.part();
-        double[] v = new double[Lanes.BLOCK];
-        for (int at = start; at < end; at += Lanes.BLOCK) {
-          int m = Math.min(Lanes.BLOCK, end - at);
-          in.doubles(at, v, m);
-          if (w == 8) {
-            for (int i = 0; i < m; i++) {
-              v[i] = Math.rint((v[i] - o) * s);
-            }
-          } else {
-            for (int i = 0; i < m; i++) {
-              v[i] = Math.rint(Lanes.round(Lanes.round(v[i] - o, w) * s, w));
-            }
+    Lanes.In in = new Lanes.In(chunk, dtype.type());
+    try (Lanes.Out out = new Lanes.Out(astype.type(), n, allocator)) {
+      double[] v = new double[Lanes.BLOCK];
+      for (int at = 0; at < n; at += Lanes.BLOCK) {
+        int m = Math.min(Lanes.BLOCK, n - at);
+        in.doubles(at, v, m);
+        if (w == 8) {
+          for (int i = 0; i < m; i++) {
+            v[i] = Math.rint((v[i] - o) * s);
           }
-          out.doubles(at, v, m);
+        } else {
+          for (int i = 0; i < m; i++) {
+            v[i] = Math.rint(Lanes.round(Lanes.round(v[i] - o, w) * s, w));
+          }
         }
-      });
-      return wholeOut.finish();
+        out.doubles(at, v, m);
+      }
+      return out.finish();
     }
   }
 
@@ -69,32 +64,28 @@ final class FixedScaleOffsetCodec extends NumericFilter {
     double s = Lanes.round(scale, w);
     boolean reciprocal = Lanes.isInteger(astype.type()) && astype.type().byteWidth() <= 4 && Lanes.reciprocalDivides(s);
     double r = 1 / s;
-    Lanes.In whole = new Lanes.In(chunk, astype.type());
-    try (Lanes.Out wholeOut = new Lanes.Out(dtype.type(), n, allocator)) {
-      inParts(n, executor, (start, end) -> {
-        Lanes.In in = whole.part();
-        Lanes.Out out = wholeOut.part();
-        double[] v = new double[Lanes.BLOCK];
-        for (int at = start; at < end; at += Lanes.BLOCK) {
-          int m = Math.min(Lanes.BLOCK, end - at);
-          in.doubles(at, v, m);
-          if (w == 8 && reciprocal) {
-            for (int i = 0; i < m; i++) {
-              v[i] = Lanes.quotient(v[i], s, r) + o;
-            }
-          } else if (w == 8) {
-            for (int i = 0; i < m; i++) {
-              v[i] = v[i] / s + o;
-            }
-          } else {
-            for (int i = 0; i < m; i++) {
-              v[i] = Lanes.round(Lanes.round(v[i] / s, w) + o, w);
-            }
+    Lanes.In in = new Lanes.In(chunk, astype.type());
+    try (Lanes.Out out = new Lanes.Out(dtype.type(), n, allocator)) {
+      double[] v = new double[Lanes.BLOCK];
+      for (int at = 0; at < n; at += Lanes.BLOCK) {
+        int m = Math.min(Lanes.BLOCK, n - at);
+        in.doubles(at, v, m);
+        if (w == 8 && reciprocal) {
+          for (int i = 0; i < m; i++) {
+            v[i] = Lanes.quotient(v[i], s, r) + o;
           }
-          out.doubles(at, v, m);
+        } else if (w == 8) {
+          for (int i = 0; i < m; i++) {
+            v[i] = v[i] / s + o;
+          }
+        } else {
+          for (int i = 0; i < m; i++) {
+            v[i] = Lanes.round(Lanes.round(v[i] / s, w) + o, w);
+          }
         }
-      });
-      return wholeOut.finish();
+        out.doubles(at, v, m);
+      }
+      return out.finish();
     }
   }
 
@@ -120,7 +111,7 @@ final class FixedScaleOffsetCodec extends NumericFilter {
       config.set("offset", metadata.config().get("offset"));
       config.set("scale", metadata.config().get("scale"));
       config.put("dtype", dtype.text()).put("astype", astype.text());
-      return new FixedScaleOffsetCodec(config, offset, scale, dtype, astype, context.executor());
+      return new FixedScaleOffsetCodec(config, offset, scale, dtype, astype);
     }
   }
 }

@@ -105,17 +105,6 @@ final class Lanes {
       this.address = bytes.capacity() == 0 ? 0 : MemoryUtil.getByteBufferAddress(bytes);
     }
 
-    private In(In whole) {
-      this.kind = whole.kind;
-      this.bytes = whole.bytes;
-      this.address = whole.address;
-    }
-
-    /** A reader of the same values with scratch of its own, for another thread. */
-    In part() {
-      return new In(this);
-    }
-
     /** Values {@code at..at+n} as integers: integers extended by their sign (uint64 as bits), floats truncated. */
     void longs(int at, long[] out, int n) {
       switch (kind) {
@@ -186,21 +175,6 @@ final class Lanes {
       this.bytes = Buffers.view(data, 0, size).order(ByteOrder.nativeOrder());
     }
 
-    private Out(Out whole) {
-      this.type = whole.type;
-      this.kind = whole.kind;
-      this.count = whole.count;
-      this.allocator = whole.allocator;
-      this.data = null; // the whole's: a part neither finishes nor closes it
-      this.address = whole.address;
-      this.bytes = whole.bytes;
-    }
-
-    /** A writer into the same memory with scratch of its own, for another thread writing other values. */
-    Out part() {
-      return new Out(this);
-    }
-
     /** Writes integers {@code in[0..n)} (of a type that is uint64 when {@code unsigned64}) at {@code at}. */
     void longs(int at, long[] in, int n, boolean unsigned64) {
       switch (kind) {
@@ -265,20 +239,20 @@ final class Lanes {
   }
 
   /**
-   * Writes values {@code start..end} of {@code in} into {@code out} in one loop from memory to memory, cast as
+   * Writes all {@code n} values of {@code in} into {@code out} in one loop from memory to memory, cast as
    * numpy casts, for the pairs v2 arrays hold most: float32 to float64 and back, integers of up to 32 bits
    * to float64. The block path costs twice as much there: JDK 17's C2 vectorizes neither its widening
    * loop nor its copies through an array, so each pass runs at a value per cycle. False (nothing
    * written) for other pairs.
    */
-  static boolean castDirect(In in, Out out, int start, int end) {
+  static boolean castDirect(In in, Out out, int n) {
     if (in.address == 0) {
       return false;
     }
     if (in.kind == Kind.F32 && out.kind == Kind.F64) {
       long s = in.address;
       long d = out.address;
-      for (int i = start; i < end; i++) {
+      for (int i = 0; i < n; i++) {
         MemoryUtil.putLong(d + 8L * i, Double.doubleToRawLongBits(Float.intBitsToFloat(MemoryUtil.getInt(s + 4L * i))));
       }
       return true;
@@ -286,28 +260,28 @@ final class Lanes {
     if (in.kind == Kind.F64 && out.kind == Kind.F32) {
       long s = in.address;
       long d = out.address;
-      for (int i = start; i < end; i++) {
+      for (int i = 0; i < n; i++) {
         MemoryUtil.putInt(d + 4L * i, Float.floatToRawIntBits((float) Double.longBitsToDouble(MemoryUtil.getLong(s + 8L * i))));
       }
       return true;
     }
-    return integersDirect(in, out, start, end);
+    return integersDirect(in, out, n);
   }
 
   /** Integers of up to 32 bits, exact as doubles, into float64 in one loop; false for other kinds. */
-  private static boolean integersDirect(In in, Out out, int start, int end) {
+  private static boolean integersDirect(In in, Out out, int n) {
     if (out.kind != Kind.F64) {
       return false;
     }
     long src = in.address;
     long d = out.address;
     switch (in.kind) {
-      case I8 -> { for (int i = start; i < end; i++) putDouble(d, i, MemoryUtil.getByte(src + i)); }
-      case U8 -> { for (int i = start; i < end; i++) putDouble(d, i, MemoryUtil.getByte(src + i) & 0xff); }
-      case I16 -> { for (int i = start; i < end; i++) putDouble(d, i, MemoryUtil.getShort(src + 2L * i)); }
-      case U16 -> { for (int i = start; i < end; i++) putDouble(d, i, MemoryUtil.getShort(src + 2L * i) & 0xffff); }
-      case I32 -> { for (int i = start; i < end; i++) putDouble(d, i, MemoryUtil.getInt(src + 4L * i)); }
-      case U32 -> { for (int i = start; i < end; i++) putDouble(d, i, MemoryUtil.getInt(src + 4L * i) & 0xffffffffL); }
+      case I8 -> { for (int i = 0; i < n; i++) putDouble(d, i, MemoryUtil.getByte(src + i)); }
+      case U8 -> { for (int i = 0; i < n; i++) putDouble(d, i, MemoryUtil.getByte(src + i) & 0xff); }
+      case I16 -> { for (int i = 0; i < n; i++) putDouble(d, i, MemoryUtil.getShort(src + 2L * i)); }
+      case U16 -> { for (int i = 0; i < n; i++) putDouble(d, i, MemoryUtil.getShort(src + 2L * i) & 0xffff); }
+      case I32 -> { for (int i = 0; i < n; i++) putDouble(d, i, MemoryUtil.getInt(src + 4L * i)); }
+      case U32 -> { for (int i = 0; i < n; i++) putDouble(d, i, MemoryUtil.getInt(src + 4L * i) & 0xffffffffL); }
       default -> {
         return false;
       }

@@ -6,10 +6,8 @@ import dev.zarrow.codec.ChunkSpec;
 import dev.zarrow.dtype.FillValue;
 import dev.zarrow.dtype.FixedType;
 import dev.zarrow.error.CodecException;
-import dev.zarrow.internal.WorkSharing;
 import dev.zarrow.metadata.NamedConfig;
 import java.nio.ByteBuffer;
-import java.util.concurrent.Executor;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -20,40 +18,14 @@ import org.apache.arrow.vector.FieldVector;
  * values ({@link Lanes}); this class checks the chunk's type and maps the spec, fill value included.
  */
 abstract class NumericFilter implements ArrayToArrayCodec {
-  /** The fewest values worth a part of their own on another thread: about 30 us of casting. */
-  static final int PART = 1 << 17;
-
   private final NamedConfig metadata;
   final NumpyType dtype;
   final NumpyType astype;
-  /** The codec context's: a large chunk's values are computed in parts on it, as blosc decodes blocks. */
-  final Executor executor;
 
-  NumericFilter(String name, ObjectNode config, NumpyType dtype, NumpyType astype, Executor executor) {
+  NumericFilter(String name, ObjectNode config, NumpyType dtype, NumpyType astype) {
     this.metadata = NamedConfig.of(name, config);
     this.dtype = dtype;
     this.astype = astype;
-    this.executor = executor;
-  }
-
-  /** Values {@code start..end}, for {@link #inParts}; each part runs on one thread. */
-  interface Part {
-    void compute(int start, int end);
-  }
-
-  /**
-   * {@code part} over {@code 0..n} in one part, or for a chunk of many values in as many parts as
-   * there are processors (whole blocks of {@link Lanes#BLOCK}), shared with {@code executor}'s threads;
-   * parts write disjoint values, each through its own {@link Lanes.In#part} and {@link Lanes.Out#part}.
-   */
-  static void inParts(int n, Executor executor, Part part) {
-    int parts = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), n / PART));
-    if (parts == 1) {
-      part.compute(0, n);
-      return;
-    }
-    int per = ((n + parts - 1) / parts + Lanes.BLOCK - 1) / Lanes.BLOCK * Lanes.BLOCK;
-    WorkSharing.forEachIndex(parts, p -> part.compute(Math.min(n, p * per), Math.min(n, (p + 1) * per)), executor);
   }
 
   @Override
@@ -111,35 +83,30 @@ abstract class NumericFilter implements ArrayToArrayCodec {
   }
 
   /** {@code chunk} of {@code from} cast to {@code to} as numpy's {@code astype} does. The caller owns the result. */
-  static FieldVector cast(FieldVector chunk, FixedType from, FixedType to, BufferAllocator allocator, Executor executor) {
+  static FieldVector cast(FieldVector chunk, FixedType from, FixedType to, BufferAllocator allocator) {
     int n = chunk.getValueCount();
-    Lanes.In whole = new Lanes.In(chunk, from);
-    try (Lanes.Out wholeOut = new Lanes.Out(to, n, allocator)) {
-      boolean integers = Lanes.isInteger(from);
-      boolean unsigned64 = from.equals(FixedType.UINT64);
-      inParts(n, executor, (start, end) -> {
-        Lanes.In in = whole.part();
-        Lanes.Out out = wholeOut.part();
-        if (Lanes.castDirect(in, out, start, end)) {
-          return;
+    Lanes.In in = new Lanes.In(chunk, from);
+    try (Lanes.Out out = new Lanes.Out(to, n, allocator)) {
+      if (Lanes.castDirect(in, out, n)) {
+        return out.finish();
+      }
+      if (Lanes.isInteger(from)) {
+        boolean unsigned64 = from.equals(FixedType.UINT64);
+        long[] v = new long[Lanes.BLOCK];
+        for (int at = 0; at < n; at += Lanes.BLOCK) {
+          int m = Math.min(Lanes.BLOCK, n - at);
+          in.longs(at, v, m);
+          out.longs(at, v, m, unsigned64);
         }
-        if (integers) {
-          long[] v = new long[Lanes.BLOCK];
-          for (int at = start; at < end; at += Lanes.BLOCK) {
-            int m = Math.min(Lanes.BLOCK, end - at);
-            in.longs(at, v, m);
-            out.longs(at, v, m, unsigned64);
-          }
-        } else {
-          double[] v = new double[Lanes.BLOCK];
-          for (int at = start; at < end; at += Lanes.BLOCK) {
-            int m = Math.min(Lanes.BLOCK, end - at);
-            in.doubles(at, v, m);
-            out.doubles(at, v, m);
-          }
+      } else {
+        double[] v = new double[Lanes.BLOCK];
+        for (int at = 0; at < n; at += Lanes.BLOCK) {
+          int m = Math.min(Lanes.BLOCK, n - at);
+          in.doubles(at, v, m);
+          out.doubles(at, v, m);
         }
-      });
-      return wholeOut.finish();
+      }
+      return out.finish();
     }
   }
 }

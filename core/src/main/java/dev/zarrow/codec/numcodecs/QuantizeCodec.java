@@ -9,7 +9,6 @@ import dev.zarrow.metadata.NamedConfig;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
-import java.util.concurrent.Executor;
 
 /**
  * {@code numcodecs.quantize}: numcodecs' {@code Quantize}, lossy: keeps {@code digits} decimal digits
@@ -23,8 +22,8 @@ final class QuantizeCodec extends NumericFilter {
 
   private final double scale;
 
-  QuantizeCodec(int digits, NumpyType dtype, NumpyType astype, Executor executor) {
-    super(NAME, config(digits, dtype, astype), dtype, astype, executor);
+  QuantizeCodec(int digits, NumpyType dtype, NumpyType astype) {
+    super(NAME, config(digits, dtype, astype), dtype, astype);
     if (!dtype.isFloat() || !astype.isFloat()) {
       throw new MetadataException("/configuration: codec " + NAME + " supports floating-point dtype and astype only, got "
           + dtype.text() + " and " + astype.text());
@@ -50,28 +49,24 @@ final class QuantizeCodec extends NumericFilter {
     int n = chunk.getValueCount();
     int w = dtype.type().byteWidth();
     double s = Lanes.round(scale, w);
-    Lanes.In whole = new Lanes.In(chunk, dtype.type());
-    try (Lanes.Out wholeOut = new Lanes.Out(astype.type(), n, allocator)) {
-      inParts(n, executor, (start, end) -> {
-        Lanes.In in = whole.part();
-        Lanes.Out out = wholeOut.part();
-        double[] v = new double[Lanes.BLOCK];
-        for (int at = start; at < end; at += Lanes.BLOCK) {
-          int m = Math.min(Lanes.BLOCK, end - at);
-          in.doubles(at, v, m);
-          for (int i = 0; i < m; i++) {
-            v[i] = Lanes.round(Math.rint(Lanes.round(s * v[i], w)) / s, w);
-          }
-          out.doubles(at, v, m);
+    Lanes.In in = new Lanes.In(chunk, dtype.type());
+    try (Lanes.Out out = new Lanes.Out(astype.type(), n, allocator)) {
+      double[] v = new double[Lanes.BLOCK];
+      for (int at = 0; at < n; at += Lanes.BLOCK) {
+        int m = Math.min(Lanes.BLOCK, n - at);
+        in.doubles(at, v, m);
+        for (int i = 0; i < m; i++) {
+          v[i] = Lanes.round(Math.rint(Lanes.round(s * v[i], w)) / s, w);
         }
-      });
-      return wholeOut.finish();
+        out.doubles(at, v, m);
+      }
+      return out.finish();
     }
   }
 
   @Override
   FieldVector decodeValues(FieldVector chunk, BufferAllocator allocator) {
-    return cast(chunk, astype.type(), dtype.type(), allocator, executor);
+    return cast(chunk, astype.type(), dtype.type(), allocator);
   }
 
   /** Makes {@code numcodecs.quantize} codecs. */
@@ -88,7 +83,7 @@ final class QuantizeCodec extends NumericFilter {
       }
       int digits = Configs.integer(metadata, "digits", 0, -300, 300);
       NumpyType dtype = Configs.dtype(metadata, "dtype", null);
-      return new QuantizeCodec(digits, dtype, Configs.dtype(metadata, "astype", dtype), context.executor());
+      return new QuantizeCodec(digits, dtype, Configs.dtype(metadata, "astype", dtype));
     }
   }
 }
