@@ -1,8 +1,8 @@
 package dev.zarrow.memory;
 
+import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -27,11 +27,11 @@ import org.apache.arrow.memory.BufferAllocator;
  */
 public final class ScratchBuffers implements AutoCloseable {
   private final BufferAllocator allocator;
-  private final ConcurrentLinkedQueue<ArrowBuf> free = new ConcurrentLinkedQueue<>();
+  private final List<ArrowBuf> free = new ArrayList<>();
   /** Buffers given by {@link #lend}, each with this object's reference; free again at reference count 1. */
-  private final ConcurrentLinkedQueue<ArrowBuf> lent = new ConcurrentLinkedQueue<>();
+  private final List<ArrowBuf> lent = new ArrayList<>();
   private final long maxFreeBytes;
-  private final AtomicLong freeBytes = new AtomicLong();
+  private long freeBytes;
 
   /** Buffers in a child of {@code parent} named {@code name}, every one kept until {@link #close}. */
   public ScratchBuffers(BufferAllocator parent, String name) {
@@ -63,20 +63,17 @@ public final class ScratchBuffers implements AutoCloseable {
   /** A buffer of at least {@code size} bytes (contents undefined), the caller's until {@link #give}. */
   public synchronized ArrowBuf take(long size) {
     reclaim();
-    while (true) {
-      ArrowBuf best = null; // the smallest that is large enough: buffers of other sizes stay for their takers
-      for (ArrowBuf buf : free) {
-        if (buf.capacity() >= size && (best == null || buf.capacity() < best.capacity())) {
-          best = buf;
-        }
+    int best = -1; // the smallest that is large enough: buffers of other sizes stay for their takers
+    for (int i = 0; i < free.size(); i++) {
+      long capacity = free.get(i).capacity();
+      if (capacity >= size && (best < 0 || capacity < free.get(best).capacity())) {
+        best = i;
       }
-      if (best == null) {
-        break;
-      }
-      if (free.remove(best)) {
-        freeBytes.addAndGet(-best.capacity());
-        return best;
-      }
+    }
+    if (best >= 0) {
+      ArrowBuf buf = free.remove(best);
+      freeBytes -= buf.capacity();
+      return buf;
     }
     // None is large enough: a new one. The smaller ones stay for takers of their size (a stream takes
     // buffers of two sizes, stored and decoded chunks: closing one for the other would make both fresh
@@ -93,11 +90,10 @@ public final class ScratchBuffers implements AutoCloseable {
 
   /** {@code buf} made free, or freed when the free buffers would exceed {@code maxFreeBytes}. */
   private void keep(ArrowBuf buf) {
-    long size = buf.capacity();
-    if (freeBytes.addAndGet(size) > maxFreeBytes) {
-      freeBytes.addAndGet(-size);
+    if (freeBytes + buf.capacity() > maxFreeBytes) {
       buf.close();
     } else {
+      freeBytes += buf.capacity();
       free.add(buf);
     }
   }
@@ -118,7 +114,8 @@ public final class ScratchBuffers implements AutoCloseable {
   private void reclaim() {
     for (Iterator<ArrowBuf> it = lent.iterator(); it.hasNext(); ) {
       ArrowBuf buf = it.next();
-      if (buf.getReferenceManager().getRefCount() == 1 && lent.remove(buf)) {
+      if (buf.getReferenceManager().getRefCount() == 1) { // stays 1 under the lock: only lend retains
+        it.remove();
         keep(buf);
       }
     }
@@ -127,13 +124,11 @@ public final class ScratchBuffers implements AutoCloseable {
   /** Frees the buffers. Every vector over a lent buffer must be closed first (the allocator reports it otherwise). */
   @Override
   public synchronized void close() {
-    for (ArrowBuf buf = lent.poll(); buf != null; buf = lent.poll()) {
-      buf.close();
-    }
-    for (ArrowBuf buf = free.poll(); buf != null; buf = free.poll()) {
-      freeBytes.addAndGet(-buf.capacity());
-      buf.close();
-    }
+    lent.forEach(ArrowBuf::close);
+    lent.clear();
+    free.forEach(ArrowBuf::close);
+    free.clear();
+    freeBytes = 0;
     allocator.close();
   }
 }
