@@ -83,7 +83,7 @@ final class DirectLine {
       return command.call();
     } catch (UsageError e) {
       err.println("zarrow: " + Main.oneLine(e.getMessage()));
-      err.println("Try 'zarrow " + name + " --help' for more information.");
+      Main.tryHelp("zarrow " + name, err);
       return Main.USAGE_ERROR;
     } catch (Exception e) {
       return Main.failure(e, main.verbose, err);

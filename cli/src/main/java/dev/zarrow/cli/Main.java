@@ -179,9 +179,14 @@ public final class Main implements Callable<Integer> {
     err.println("zarrow: " + oneLine(e.getMessage()));
     CommandLine line = e.getCommandLine();
     if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
-      err.println("Try '" + line.getCommandSpec().qualifiedName() + " --help' for more information.");
+      tryHelp(line.getCommandSpec().qualifiedName(), err);
     }
     return USAGE_ERROR;
+  }
+
+  /** The last line of a usage error: where help for {@code command} ({@code zarrow info}) is. */
+  static void tryHelp(String command, PrintWriter err) {
+    err.println("Try '" + command + " --help' for more information.");
   }
 
   static int failure(Throwable e, boolean verbose, PrintWriter err) {
