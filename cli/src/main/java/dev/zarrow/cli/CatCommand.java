@@ -5,6 +5,7 @@ import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.vector.JsonValueWriter;
 import dev.zarrow.NdVector;
+import dev.zarrow.dtype.DataType;
 import dev.zarrow.grid.Box;
 import dev.zarrow.store.Store;
 import java.io.IOException;
@@ -21,7 +22,8 @@ import picocli.CommandLine.Parameters;
  * {@code zarrow cat STORE PATH [--region R] [--json]}: the elements of an array (or a region of it) in C
  * order. With {@code --json}, one line {@code {"shape":[...],"data_type":...,"values":[...]}}; without,
  * one line per element: its index, a tab, its JSON value. Reads slab by slab (at most about a million
- * elements at a time), so any array streams through bounded memory. The JSON document is printed
+ * elements or {@value #SLAB_BYTES} bytes of them at a time, a chunk when one is larger), so any array
+ * streams through bounded memory, one of records of megabytes as well as one of numbers. The JSON document is printed
  * whole or not at all: every slab is decoded before any of it is printed. An array or region of more
  * than {@code --max-elements} (default {@value #DEFAULT_MAX_ELEMENTS}) is refused before anything is
  * read, as a usage error that suggests {@code --region}: printing 2^62 elements would never end.
@@ -36,6 +38,9 @@ import picocli.CommandLine.Parameters;
 final class CatCommand extends ZarrowCommand {
   /** Elements read at a time (more when one chunk is larger). */
   static final long SLAB_ELEMENTS = 1 << 20;
+
+  /** Bytes of fixed-size elements read at a time: fewer elements when each is large (a record of megabytes). */
+  static final long SLAB_BYTES = 16 << 20;
 
   /** The most elements cat prints unless told otherwise: about 100 MB of JSON numbers. */
   static final long DEFAULT_MAX_ELEMENTS = 10_000_000;
@@ -71,7 +76,7 @@ final class CatCommand extends ZarrowCommand {
       ZarrArray array = Zarr.openArray(s, p, options());
       Box box = region == null ? Box.of(array.shape()) : parseRegion(region, array.shape());
       checkSize(array, box);
-      List<Box> slabs = Slabs.of(box, array.grid().chunkShape(), SLAB_ELEMENTS);
+      List<Box> slabs = Slabs.of(box, array.grid().chunkShape(), slabElements(array.dataType()));
       if (json) {
         printJson(array, box, slabs, allocator);
       } else {
@@ -79,6 +84,16 @@ final class CatCommand extends ZarrowCommand {
       }
     }
     return Main.OK;
+  }
+
+  /**
+   * The elements of {@code type} read at a time: {@link #SLAB_ELEMENTS}, fewer where that many would be
+   * more than {@link #SLAB_BYTES} (at least one). Elements of variable size count as a byte each: their
+   * size is known only once read.
+   */
+  static long slabElements(DataType type) {
+    int width = type.byteWidth();
+    return width <= 0 ? SLAB_ELEMENTS : Math.max(1, Math.min(SLAB_ELEMENTS, SLAB_BYTES / width));
   }
 
   /** Refuses, before anything is read, to print more than {@code --max-elements}. */

@@ -10,6 +10,8 @@ import dev.zarrow.Zarr;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.NdVector;
 import dev.zarrow.dtype.FixedType;
+import dev.zarrow.dtype.StructType;
+import dev.zarrow.dtype.SubarrayType;
 import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.testing.AllocatorExtension;
 import java.nio.ByteBuffer;
@@ -195,6 +197,44 @@ class CatCommandTest {
       assertEquals(String.valueOf(i), parts[i]);
     }
     assertEquals(String.valueOf(n - 1), parts[n - 1]);
+  }
+
+  /**
+   * Records of 4 MiB (a struct of one sub-array field of 4M int8) are read a few at a time, not a million: before, a slab
+   * was {@link CatCommand#SLAB_ELEMENTS} elements whatever their size, so an array of records of
+   * megabytes was read whole (16 TB for a million records of 16 MB: an OutOfMemoryError).
+   */
+  @Test
+  void largeRecordsAreReadAFewAtATime(BufferAllocator allocator) {
+    int width = 4 << 20;
+    StructType type = StructType.of(List.of(new StructType.Member("v", SubarrayType.of(FixedType.INT8, width))));
+    assertEquals(CatCommand.SLAB_BYTES / width, CatCommand.slabElements(type));
+    assertEquals(1, CatCommand.slabElements(SubarrayType.of(FixedType.FLOAT64, 2 << 20))); // 16 MiB, the largest record: one at a time
+    assertEquals(CatCommand.SLAB_ELEMENTS, CatCommand.slabElements(FixedType.FLOAT64));
+    int records = (int) CatCommand.SLAB_BYTES / width + 2; // two slabs
+    byte[] bytes = new byte[records * width];
+    for (int r = 0; r < records; r++) {
+      java.util.Arrays.fill(bytes, r * width, (r + 1) * width, (byte) (r + 1));
+    }
+    try (FileSystemStore store = FileSystemStore.open(dir);
+        ArrowBuf buf = allocator.buffer(bytes.length);
+        FieldVector values = fromBytes(type, buf, bytes, records, allocator)) {
+      Zarr.createArray(store, "a", ArraySpec.of(type, records).chunks(1)).write(new long[1], new NdVector(values, new long[] {records}));
+    }
+    Cli.Result r = Cli.run("cat", dir, "a");
+    assertEquals(0, r.exit(), r.err());
+    String[] lines = r.out().split("\n");
+    assertEquals(records, lines.length);
+    for (int i = 0; i < records; i++) {
+      String line = lines[i];
+      assertTrue(line.startsWith("[" + i + "]\t{\"v\":[" + (i + 1) + "," + (i + 1) + ","), line.substring(0, 20));
+      assertEquals(String.valueOf(i).length() + 10 + width * (String.valueOf(i + 1).length() + 1), line.length()); // [i] TAB {"v":[x,...,x]}
+    }
+  }
+
+  private static FieldVector fromBytes(StructType type, ArrowBuf buf, byte[] bytes, int count, BufferAllocator allocator) {
+    buf.setBytes(0, bytes);
+    return type.fromBytes(buf, count, allocator);
   }
 
   @ParameterizedTest
