@@ -1,5 +1,6 @@
 package dev.zarrow.spark;
 
+import java.util.Arrays;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarArray;
@@ -15,8 +16,8 @@ import org.apache.spark.unsafe.types.UTF8String;
  * memory for its dimension columns, where a materialised column costs megabytes of fresh pages per task.
  *
  * <p>A view of a slice of the chunk's rows, as {@link BufferColumnVector}: {@link #slice} works out the
- * positions of the slice's rows once (no division per row), into an array reused for every slice, and
- * each getter reads the value at its row's position. Borrows {@code values}; closing this leaves it open.
+ * positions of the slice's rows once (no division per row; a run of equal positions at a time), into an
+ * array reused for every slice, and each getter reads the value at its row's position. Borrows {@code values}; closing this leaves it open.
  */
 final class DimensionColumnVector extends ColumnVector implements SlicedColumn {
   private final ColumnVector values;
@@ -29,32 +30,36 @@ final class DimensionColumnVector extends ColumnVector implements SlicedColumn {
 
   /**
    * The column of the chunk whose rows are {@code stride * extent * n} cells (C order) and which starts
-   * at position {@code first} along the dimension; the whole chunk at first.
+   * at position {@code first} along the dimension; it shows no row until {@link #slice} says which.
    */
-  DimensionColumnVector(ColumnVector values, long first, long extent, long stride, int rows) {
+  DimensionColumnVector(ColumnVector values, long first, long extent, long stride) {
     super(values.dataType());
     this.values = values;
     this.first = first;
     this.extent = extent;
     this.stride = stride;
-    slice(0, rows);
   }
 
+  /** The positions of the rows, a run of {@code stride} rows each (filled a run at a time where runs are long). */
   @Override
   public void slice(int from, int count) {
     if (positions.length < count) {
       positions = new int[count];
     }
-    long step = from / stride;
     long within = from % stride; // cells since the last step along the dimension
-    int at = (int) (step % extent);
-    for (int i = 0; i < count; i++) {
-      positions[i] = (int) (first + at);
-      if (++within == stride) {
-        within = 0;
-        if (++at == extent) {
-          at = 0;
-        }
+    int at = (int) (from / stride % extent);
+    for (int i = 0; i < count; ) {
+      int run = (int) Math.min(count - i, stride - within);
+      int position = (int) (first + at);
+      if (run == 1) {
+        positions[i] = position;
+      } else {
+        Arrays.fill(positions, i, i + run, position);
+      }
+      i += run;
+      within = 0;
+      if (++at == extent) {
+        at = 0;
       }
     }
     rows = count;

@@ -86,14 +86,14 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
       }
     }
 
-    /** The column {@code name} (a computed dimension) over {@code box}, the cells of a batch of {@code rows} rows. */
-    ColumnVector column(String name, Box box, int rows) {
+    /** The column {@code name} (a computed dimension) over {@code box}, the cells of a batch; shows no row until sliced. */
+    ColumnVector column(String name, Box box) {
       int d = layout.dimensions().indexOf(name);
       long stride = 1;
       for (int k = d + 1; k < box.rank(); k++) {
         stride *= box.shape(k);
       }
-      return new DimensionColumnVector(values.get(name), box.start(d), box.shape(d), stride, rows);
+      return new DimensionColumnVector(values.get(name), box.start(d), box.shape(d), stride);
     }
 
     @Override
@@ -196,15 +196,21 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
         }
         columns[i] = column(type, v);
       } else {
-        columns[i] = chunks.column(schema.fields()[i].name(), cells, loadedRows);
+        columns[i] = chunks.column(schema.fields()[i].name(), cells);
       }
     }
     batch = new ColumnarBatch(columns, loadedRows);
     views = null;
-    if (loadedRows > batchRows && Arrays.stream(columns).allMatch(c -> c instanceof SlicedColumn)) {
+    if (Arrays.stream(columns).allMatch(c -> c instanceof SlicedColumn)) {
       views = Arrays.copyOf(columns, columns.length, SlicedColumn[].class);
       sliceStart = 0;
       showSlice();
+    } else {
+      for (ColumnVector c : columns) {
+        if (c instanceof SlicedColumn s) {
+          s.slice(0, loadedRows); // the whole batch at once, beside columns that cannot show a slice
+        }
+      }
     }
     return true;
   }

@@ -218,17 +218,21 @@ class DimensionColumnVectorTest {
       }
       values.setValueCount(10);
       ColumnVector base = FlatColumnVector.of(DataTypes.DoubleType, values).orElseThrow();
-      // a chunk from position 4, 3 long along the dimension, 2 cells per step; repeated twice (24 rows in all)
-      DimensionColumnVector column = new DimensionColumnVector(base, 4, 3, 2, 12);
-      for (int from = 0; from < 12; from++) {
-        for (int count = 0; from + count <= 12; count++) {
-          column.slice(from, count);
-          for (int r = 0; r < count; r++) {
-            assertEquals(4 + (from + r) / 2 % 3, column.getDouble(r), "row " + r + " of the slice at " + from);
+      // a chunk from position 4, 3 long along the dimension, `stride` cells per step (a row each, runs of
+      // equal positions, runs longer than most slices); the chunk repeated twice
+      for (int stride : new int[] {1, 2, 5}) {
+        int rows = stride * 3 * 2;
+        DimensionColumnVector column = new DimensionColumnVector(base, 4, 3, stride);
+        for (int from = 0; from < rows; from++) {
+          for (int count = 0; from + count <= rows; count++) {
+            column.slice(from, count);
+            for (int r = 0; r < count; r++) {
+              assertEquals(4 + (from + r) / stride % 3, column.getDouble(r), "row " + r + " of the slice at " + from + ", stride " + stride);
+            }
           }
         }
+        assertInstanceOf(SlicedColumn.class, column);
       }
-      assertInstanceOf(SlicedColumn.class, column);
     }
   }
 }
