@@ -22,9 +22,9 @@ import picocli.CommandLine.Parameters;
  * {@code zarrow cat STORE PATH [--region R] [--json]}: the elements of an array (or a region of it) in C
  * order. With {@code --json}, one line {@code {"shape":[...],"data_type":...,"values":[...]}}; without,
  * one line per element: its index, a tab, its JSON value. Reads slab by slab (at most about a million
- * elements or {@value #SLAB_BYTES} bytes of them at a time, a chunk when one is larger), so any array
- * streams through bounded memory, one of records of megabytes as well as one of numbers. The JSON document is printed
- * whole or not at all: every slab is decoded before any of it is printed. An array or region of more
+ * elements, and at most {@value #SLAB_BYTES} bytes of fixed-size ones, at a time; a chunk when one is
+ * larger), so any array streams through bounded memory, records of megabytes as well as numbers. The
+ * JSON document is printed whole or not at all: every slab is decoded before any of it is printed. An array or region of more
  * than {@code --max-elements} (default {@value #DEFAULT_MAX_ELEMENTS}) is refused before anything is
  * read, as a usage error that suggests {@code --region}: printing 2^62 elements would never end.
  */
@@ -88,8 +88,8 @@ final class CatCommand extends ZarrowCommand {
 
   /**
    * The elements of {@code type} read at a time: {@link #SLAB_ELEMENTS}, fewer where that many would be
-   * more than {@link #SLAB_BYTES} (at least one). Elements of variable size count as a byte each: their
-   * size is known only once read.
+   * more than {@link #SLAB_BYTES} (at least one); {@link #SLAB_ELEMENTS} of a type of variable size,
+   * whose elements' sizes are known only once read.
    */
   static long slabElements(DataType type) {
     int width = type.byteWidth();

@@ -18,6 +18,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -200,26 +201,28 @@ class CatCommandTest {
   }
 
   /**
-   * Records of 4 MiB (a struct of one sub-array field of 4M int8) are read a few at a time, not a million: before, a slab
-   * was {@link CatCommand#SLAB_ELEMENTS} elements whatever their size, so an array of records of
-   * megabytes was read whole (16 TB for a million records of 16 MB: an OutOfMemoryError).
+   * Records of 4 MiB (a struct of one sub-array field of 4M int8) are read a few at a time: before, a
+   * slab was {@link CatCommand#SLAB_ELEMENTS} elements whatever their size, so records of megabytes were
+   * read up to a million at once (16 TB of records of 16 MB: an OutOfMemoryError).
    */
   @Test
   void largeRecordsAreReadAFewAtATime(BufferAllocator allocator) {
     int width = 4 << 20;
     StructType type = StructType.of(List.of(new StructType.Member("v", SubarrayType.of(FixedType.INT8, width))));
     assertEquals(CatCommand.SLAB_BYTES / width, CatCommand.slabElements(type));
-    assertEquals(1, CatCommand.slabElements(SubarrayType.of(FixedType.FLOAT64, 2 << 20))); // 16 MiB, the largest record: one at a time
+    // 16 MiB, the largest record: one at a time
+    assertEquals(1, CatCommand.slabElements(SubarrayType.of(FixedType.FLOAT64, 2 << 20)));
     assertEquals(CatCommand.SLAB_ELEMENTS, CatCommand.slabElements(FixedType.FLOAT64));
     int records = (int) CatCommand.SLAB_BYTES / width + 2; // two slabs
     byte[] bytes = new byte[records * width];
     for (int r = 0; r < records; r++) {
-      java.util.Arrays.fill(bytes, r * width, (r + 1) * width, (byte) (r + 1));
+      Arrays.fill(bytes, r * width, (r + 1) * width, (byte) (r + 1));
     }
     try (FileSystemStore store = FileSystemStore.open(dir);
         ArrowBuf buf = allocator.buffer(bytes.length);
         FieldVector values = fromBytes(type, buf, bytes, records, allocator)) {
-      Zarr.createArray(store, "a", ArraySpec.of(type, records).chunks(1)).write(new long[1], new NdVector(values, new long[] {records}));
+      ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(type, records).chunks(1));
+      array.write(new long[1], new NdVector(values, new long[] {records}));
     }
     Cli.Result r = Cli.run("cat", dir, "a");
     assertEquals(0, r.exit(), r.err());
@@ -228,7 +231,8 @@ class CatCommandTest {
     for (int i = 0; i < records; i++) {
       String line = lines[i];
       assertTrue(line.startsWith("[" + i + "]\t{\"v\":[" + (i + 1) + "," + (i + 1) + ","), line.substring(0, 20));
-      assertEquals(String.valueOf(i).length() + 10 + width * (String.valueOf(i + 1).length() + 1), line.length()); // [i] TAB {"v":[x,...,x]}
+      // [i] TAB {"v":[x,...,x]}
+      assertEquals(String.valueOf(i).length() + 10 + width * (String.valueOf(i + 1).length() + 1), line.length());
     }
   }
 

@@ -17,7 +17,8 @@ import org.apache.spark.unsafe.types.UTF8String;
  *
  * <p>A view of a slice of the chunk's rows, as {@link BufferColumnVector}: {@link #slice} works out the
  * positions of the slice's rows once (no division per row; a run of equal positions at a time), into an
- * array reused for every slice, and each getter reads the value at its row's position. Borrows {@code values}; closing this leaves it open.
+ * array reused for every slice, and each getter reads the value at its row's position. Borrows {@code
+ * values}; closing this leaves it open.
  */
 final class DimensionColumnVector extends ColumnVector implements SlicedColumn {
   private final ColumnVector values;
@@ -40,26 +41,30 @@ final class DimensionColumnVector extends ColumnVector implements SlicedColumn {
     this.stride = stride;
   }
 
-  /** The positions of the rows, a run of {@code stride} rows each (filled a run at a time where runs are long). */
+  /** Works out the positions of the rows: a run of {@code stride} rows each, filled a run at a time. */
   @Override
   public void slice(int from, int count) {
     if (positions.length < count) {
       positions = new int[count];
     }
-    long within = from % stride; // cells since the last step along the dimension
     int at = (int) (from / stride % extent);
-    for (int i = 0; i < count; ) {
-      int run = (int) Math.min(count - i, stride - within);
-      int position = (int) (first + at);
-      if (run == 1) {
-        positions[i] = position;
-      } else {
-        Arrays.fill(positions, i, i + run, position);
+    if (stride == 1) { // the last dimension: a position per row
+      for (int i = 0; i < count; i++) {
+        positions[i] = (int) (first + at);
+        if (++at == extent) {
+          at = 0;
+        }
       }
-      i += run;
-      within = 0;
-      if (++at == extent) {
-        at = 0;
+    } else {
+      long within = from % stride; // cells since the last step along the dimension
+      for (int i = 0; i < count; ) {
+        int run = (int) Math.min(count - i, stride - within);
+        Arrays.fill(positions, i, i + run, (int) (first + at));
+        i += run;
+        within = 0;
+        if (++at == extent) {
+          at = 0;
+        }
       }
     }
     rows = count;
