@@ -85,7 +85,7 @@ public final class Broadcast {
         ArrowBuf toBits = dev.zarrow.memory.Buffers.allocateUninitialized(allocator, (count + 7) / 8)) {
       toBits.setOne(0, toBits.capacity());
       ArrowBuf from = Regions.flatData(source);
-      boolean nulls = source.getNullCount() > 0;
+      boolean nulls = anyUnset(source.getValidityBuffer(), first, plan.reach(first) - first);
       ArrowBuf fromBits = source.getValidityBuffer();
       plan.walk(0, first, 0, new Runs() {
         @Override
@@ -164,6 +164,32 @@ public final class Broadcast {
     }
   }
 
+  /**
+   * Whether a bit of {@code [from, from + n)} is clear: a null among the source elements a part reads,
+   * which costs that part's bits, where the vector's null count (a scan of every bit) would cost the
+   * whole source for each batch of a large chunk.
+   */
+  static boolean anyUnset(ArrowBuf bits, long from, long n) {
+    long i = from;
+    long end = from + n;
+    for (; i < end && (i & 63) != 0; i++) {
+      if (!isSet(bits, i)) {
+        return true;
+      }
+    }
+    for (; i + 64 <= end; i += 64) {
+      if (bits.getLong(i >>> 3) != -1L) {
+        return true;
+      }
+    }
+    for (; i < end; i++) {
+      if (!isSet(bits, i)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static boolean isSet(ArrowBuf bits, long i) {
     return (bits.getByte(i >>> 3) & (1 << (i & 7))) != 0;
   }
@@ -219,6 +245,18 @@ public final class Broadcast {
         constant[d] = constant[d + 1] && (strides[d] == 0 || shape[d] == 1);
         contiguous[d] = contiguous[d + 1] && (strides[d] == block[d + 1] || shape[d] == 1);
       }
+    }
+
+    /** One past the last source element the walk from {@code first} reads ({@code first} when it reads none). */
+    long reach(long first) {
+      long last = first;
+      for (int d = 0; d < shape.length; d++) {
+        if (shape[d] == 0) {
+          return first;
+        }
+        last += (shape[d] - 1) * strides[d];
+      }
+      return last + 1;
     }
 
     void walk(int d, long src, long dst, Runs runs) {
