@@ -1,9 +1,12 @@
 package dev.zarrow.codec;
 
+import dev.zarrow.error.CorruptChunkException;
 import dev.zarrow.grid.Box;
 import dev.zarrow.memory.Buffers;
+import dev.zarrow.memory.ScratchBuffers;
 import dev.zarrow.store.ByteRange;
 import dev.zarrow.store.ByteSource;
+import dev.zarrow.vector.Regions;
 import java.nio.ByteBuffer;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -94,6 +97,23 @@ public non-sealed interface ArrayToBytesCodec extends Codec {
    */
   default FieldVector decodeRegion(ByteSource source, ChunkSpec spec, Box region, BufferAllocator allocator) {
     return PartialCoding.decodeRegion(bytes -> decode(bytes, spec, allocator), source, spec, region, allocator);
+  }
+
+  /**
+   * Decodes {@code region} (relative to the chunk) into {@code out}, a fixed-width vector (see {@link
+   * Regions#flatWidth}) of {@code outShape}, at {@code outStart}; the elements there become valid. What
+   * is read whole goes into memory {@code scratch} lends, when not null. The default decodes the region
+   * ({@link #decodeRegion}) and copies it into place; a codec whose chunk holds separately decoded parts
+   * (sharding) decodes each straight into place.
+   */
+  default void decodeInto(ByteSource source, ChunkSpec spec, Box region, FieldVector out, long[] outShape, long[] outStart,
+      BufferAllocator allocator, ScratchBuffers scratch) {
+    try (FieldVector piece = decodeRegion(source, spec, region, allocator)) {
+      if (piece.getValueCount() != region.size()) {
+        throw new CorruptChunkException("decoded " + piece.getValueCount() + " elements for a region of " + region.size());
+      }
+      Regions.copyInto(piece, region.shape(), Box.of(region.shape()), out, outShape, outStart);
+    }
   }
 
   /**

@@ -546,10 +546,9 @@ public final class CodecPipeline {
     }
     long[] chunkShape = Regions.toLong(spec.shape());
     if (serializerOnly()) {
-      // The serializer may read only part of the stored value (a 1-d region, a shard's inner chunks).
-      try (FieldVector piece = decodeRegion(source, region, allocator)) {
-        Regions.copyInto(piece, region.shape(), Box.of(region.shape()), out, outShape, outStart);
-      }
+      // The serializer may read only part of the stored value (a 1-d region, a shard's inner chunks),
+      // and decode its parts straight into place (a shard's).
+      serializer.decodeInto(source, spec, region, out, outShape, outStart, allocator, scratch);
     } else {
       // A part of the chunk, or a layout to convert: the codecs decode into their own buffers, the part is copied.
       withStored(source, allocator, true, bytes -> {

@@ -8,9 +8,11 @@ import dev.zarrow.error.CodecException;
 import dev.zarrow.error.MetadataException;
 import dev.zarrow.error.ZarrException;
 import dev.zarrow.memory.Buffers;
+import dev.zarrow.memory.ScratchBuffers;
 import dev.zarrow.vector.Regions;
 import dev.zarrow.codec.ArrayToBytesCodec;
 import dev.zarrow.codec.ChunkSpec;
+import dev.zarrow.codec.CodecPipeline;
 import dev.zarrow.codec.Codec;
 import dev.zarrow.codec.CodecContext;
 import dev.zarrow.codec.CodecFactory;
@@ -31,6 +33,7 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 
@@ -227,6 +230,54 @@ public final class ShardingCodec implements ArrayToBytesCodec {
             pieces.pieces(), allocator);
       }
     }
+  }
+
+  /**
+   * Each inner chunk {@code region} touches decoded straight into its place in {@code out} (see {@link
+   * CodecPipeline#decodeInto}: a whole inner chunk of the raw layout whose place is contiguous is
+   * decompressed there, no buffer of its own, no copy), in parallel; empty ones written as the fill
+   * value. A shard read whole is read into memory {@code scratch} lends, when not null.
+   */
+  @Override
+  public void decodeInto(ByteSource shard, ChunkSpec spec, Box region, FieldVector out, long[] outShape, long[] outStart,
+      BufferAllocator allocator, ScratchBuffers scratch) {
+    ShardLayout l = layout(spec);
+    List<ShardLayout.Part> parts = l.parts(region);
+    boolean whole = region.covers(spec.shape()) && !(shard instanceof BufferSource);
+    ArrowBuf[] lent = new ArrowBuf[1];
+    try (BufferAllocator temp = Buffers.temporaryAllocator(allocator, "sharding_indexed decode")) {
+      ByteSource source = !whole ? shard : new BufferSource(scratch == null ? shard.readAll() : shard.readAll(size -> {
+        lent[0] = scratch.take(size);
+        return lent[0].nioBuffer(0, Math.toIntExact(lent[0].capacity()));
+      }));
+      ShardIndex index = ShardIndex.read(source, l, temp);
+      List<ShardLayout.Part> present = parts.stream().filter(p -> !index.isEmpty(p.index())).toList();
+      List<ByteSource> inputs = inputs(source, l, index, present);
+      WorkSharing.forEachIndex(present.size(), k -> {
+        ShardLayout.Part p = present.get(k);
+        inInner(l, p.index(), () -> {
+          l.inner.decodeInto(inputs.get(k), p.inChunk(), out, outShape, plus(outStart, p.target()), temp);
+          return null;
+        });
+      }, executor(l, present.size()));
+      for (ShardLayout.Part p : parts) {
+        if (index.isEmpty(p.index())) {
+          Regions.fill(out, outShape, new Box(plus(outStart, p.target()), p.inChunk().shape()), spec.fillValue().bytes());
+        }
+      }
+    } finally {
+      if (lent[0] != null) {
+        scratch.give(lent[0]);
+      }
+    }
+  }
+
+  private static long[] plus(long[] a, long[] b) {
+    long[] sum = new long[a.length];
+    for (int d = 0; d < a.length; d++) {
+      sum[d] = a[d] + b[d];
+    }
+    return sum;
   }
 
   /**
