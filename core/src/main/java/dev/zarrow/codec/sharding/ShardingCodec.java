@@ -200,22 +200,14 @@ public final class ShardingCodec implements ArrayToBytesCodec {
         ByteSource inner = source.slice(index.offset(p.index()), index.nbytes(p.index()));
         return inInner(l, p.index(), () -> l.inner.decodeRegion(inner, p.inChunk(), allocator));
       }
-      List<ShardLayout.Part> present = parts.stream().filter(p -> !index.isEmpty(p.index())).toList();
-      List<ByteSource> inputs = inputs(source, l, index, present);
-      Executor exec = executor(l, present.size());
-      int count = Math.toIntExact(region.size());
       long[] shape = region.shape();
       if (type instanceof FixedWidthType fixed && fixed.byteWidth() > 0 && fixed.bytesAreArrowData()) {
-        FieldVector out = type.filled(allocator, count, spec.fillValue());
+        FieldVector out = type.filled(allocator, Math.toIntExact(region.size()), spec.fillValue());
         if (Regions.isFixedWidth(out)) {
           try {
-            // Empty inner chunks are already the fill value; each task copies its part into place.
-            WorkSharing.forEachIndex(present.size(), k -> {
-              ShardLayout.Part p = present.get(k);
-              try (FieldVector piece = inInner(l, p.index(), () -> l.inner.decodeRegion(inputs.get(k), p.inChunk(), temp))) {
-                Regions.copyInto(piece, p.inChunk().shape(), Box.of(p.inChunk().shape()), out, shape, p.target());
-              }
-            }, exec);
+            // Empty inner chunks are already the fill value; each task decodes its part into place.
+            List<ShardLayout.Part> present = parts.stream().filter(p -> !index.isEmpty(p.index())).toList();
+            decodeInto(l, present, inputs(source, l, index, present), out, shape, new long[shape.length], temp);
             return out;
           } catch (RuntimeException e) {
             out.close();
@@ -252,14 +244,7 @@ public final class ShardingCodec implements ArrayToBytesCodec {
       }));
       ShardIndex index = ShardIndex.read(source, l, temp);
       List<ShardLayout.Part> present = parts.stream().filter(p -> !index.isEmpty(p.index())).toList();
-      List<ByteSource> inputs = inputs(source, l, index, present);
-      WorkSharing.forEachIndex(present.size(), k -> {
-        ShardLayout.Part p = present.get(k);
-        inInner(l, p.index(), () -> {
-          l.inner.decodeInto(inputs.get(k), p.inChunk(), out, outShape, plus(outStart, p.target()), temp);
-          return null;
-        });
-      }, executor(l, present.size()));
+      decodeInto(l, present, inputs(source, l, index, present), out, outShape, outStart, temp);
       for (ShardLayout.Part p : parts) {
         if (index.isEmpty(p.index())) {
           Regions.fill(out, outShape, new Box(plus(outStart, p.target()), p.inChunk().shape()), spec.fillValue().bytes());
@@ -270,6 +255,18 @@ public final class ShardingCodec implements ArrayToBytesCodec {
         scratch.give(lent[0]);
       }
     }
+  }
+
+  /** Each of the {@code present} parts decoded from its input straight into its place in {@code out}, in parallel. */
+  private void decodeInto(ShardLayout l, List<ShardLayout.Part> present, List<ByteSource> inputs, FieldVector out, long[] outShape,
+      long[] outStart, BufferAllocator temp) {
+    WorkSharing.forEachIndex(present.size(), k -> {
+      ShardLayout.Part p = present.get(k);
+      inInner(l, p.index(), () -> {
+        l.inner.decodeInto(inputs.get(k), p.inChunk(), out, outShape, plus(outStart, p.target()), temp);
+        return null;
+      });
+    }, executor(l, present.size()));
   }
 
   private static long[] plus(long[] a, long[] b) {
