@@ -459,23 +459,12 @@ public final class CodecPipeline {
       throw new CodecException("a " + spec + " needs " + size + " bytes after codec " + bytesCodecs.get(0).name()
           + ", more than the limit of " + options.maxChunkBytes());
     }
-    ArrowBuf[] lent = new ArrowBuf[2];
-    try {
-      ByteBuffer bytes = source.readAll(n -> {
-        lent[0] = scratch.take(n);
-        return lent[0].nioBuffer(0, Math.toIntExact(lent[0].capacity()));
-      });
+    try (ScratchBuffers.Loan stored = scratch.loan(); ScratchBuffers.Loan decoded = scratch.loan()) {
+      ByteBuffer bytes = source.readAll(stored);
       for (int i = bytesCodecs.size() - 1; i >= 1; i--) {
         bytes = decodeBytes(i, bytes);
       }
-      lent[1] = scratch.take(size);
-      bytesCodecs.get(0).verifyInto(bytes, Buffers.view(lent[1], 0, size));
-    } finally {
-      for (ArrowBuf buf : lent) {
-        if (buf != null) {
-          scratch.give(buf);
-        }
-      }
+      bytesCodecs.get(0).verifyInto(bytes, decoded.apply(size));
     }
   }
 
@@ -529,16 +518,8 @@ public final class CodecPipeline {
           return null;
         });
       } else {
-        ArrowBuf[] lent = new ArrowBuf[1];
-        try {
-          decodeStraightInto(source.readAll(size -> {
-            lent[0] = scratch.take(size);
-            return lent[0].nioBuffer(0, Math.toIntExact(lent[0].capacity()));
-          }), target);
-        } finally {
-          if (lent[0] != null) {
-            scratch.give(lent[0]);
-          }
+        try (ScratchBuffers.Loan loan = scratch.loan()) {
+          decodeStraightInto(source.readAll(loan), target);
         }
       }
       Regions.setBits(out.getValidityBuffer(), first, count);

@@ -1,8 +1,10 @@
 package dev.zarrow.memory;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.function.LongFunction;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -95,6 +97,39 @@ public final class ScratchBuffers implements AutoCloseable {
     } else {
       freeBytes += buf.capacity();
       free.add(buf);
+    }
+  }
+
+  /** A loan of one buffer, for a read whose bytes are done with before the loan closes. */
+  public Loan loan() {
+    return new Loan();
+  }
+
+  /**
+   * One buffer, taken when a read asks for it ({@link #apply}: what {@code ByteSource.readAll} and
+   * {@code read(range, scratch)} take) and given back by {@link #close}.
+   */
+  public final class Loan implements LongFunction<ByteBuffer>, AutoCloseable {
+    private ArrowBuf buf;
+
+    private Loan() {}
+
+    /** A little-endian view of exactly {@code n} bytes of a taken buffer (contents undefined); one per loan. */
+    @Override
+    public ByteBuffer apply(long n) {
+      if (buf != null) {
+        throw new IllegalStateException("a loan lends one buffer");
+      }
+      buf = take(n);
+      return Buffers.view(buf, 0, n);
+    }
+
+    @Override
+    public void close() {
+      if (buf != null) {
+        give(buf);
+        buf = null;
+      }
     }
   }
 

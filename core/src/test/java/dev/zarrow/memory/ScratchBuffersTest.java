@@ -3,12 +3,16 @@ package dev.zarrow.memory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.zarrow.testing.AllocatorExtension;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.junit.jupiter.api.Test;
@@ -41,6 +45,24 @@ class ScratchBuffersTest {
         assertNotEquals(again.memoryAddress(), second.memoryAddress());
         scratch.give(second);
       }
+    }
+  }
+
+  @Test
+  void aLoanLendsOneBufferOfTheSizeAskedAndGivesItBackOnClose(BufferAllocator allocator) {
+    try (ScratchBuffers scratch = new ScratchBuffers(allocator, "loans")) {
+      long address;
+      try (ScratchBuffers.Loan loan = scratch.loan()) {
+        ByteBuffer bytes = loan.apply(1000);
+        assertEquals(1000, bytes.remaining());
+        assertEquals(ByteOrder.LITTLE_ENDIAN, bytes.order());
+        address = MemoryUtil.getByteBufferAddress(bytes);
+        assertThrows(IllegalStateException.class, () -> loan.apply(10));
+      }
+      ArrowBuf again = scratch.take(1000); // the loan's buffer, given back
+      assertEquals(address, again.memoryAddress());
+      scratch.give(again);
+      scratch.loan().close(); // a loan never asked takes nothing
     }
   }
 

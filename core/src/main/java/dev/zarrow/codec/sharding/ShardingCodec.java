@@ -33,7 +33,6 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 
@@ -236,12 +235,9 @@ public final class ShardingCodec implements ArrayToBytesCodec {
     ShardLayout l = layout(spec);
     List<ShardLayout.Part> parts = l.parts(region);
     boolean whole = region.covers(spec.shape()) && !(shard instanceof BufferSource);
-    ArrowBuf[] lent = new ArrowBuf[1];
-    try (BufferAllocator temp = Buffers.temporaryAllocator(allocator, "sharding_indexed decode")) {
-      ByteSource source = !whole ? shard : new BufferSource(scratch == null ? shard.readAll() : shard.readAll(size -> {
-        lent[0] = scratch.take(size);
-        return lent[0].nioBuffer(0, Math.toIntExact(lent[0].capacity()));
-      }));
+    try (ScratchBuffers.Loan loan = scratch == null ? null : scratch.loan();
+        BufferAllocator temp = Buffers.temporaryAllocator(allocator, "sharding_indexed decode")) {
+      ByteSource source = !whole ? shard : new BufferSource(loan == null ? shard.readAll() : shard.readAll(loan));
       ShardIndex index = ShardIndex.read(source, l, temp);
       List<ShardLayout.Part> present = parts.stream().filter(p -> !index.isEmpty(p.index())).toList();
       decodeInto(l, present, inputs(source, l, index, present), out, outShape, outStart, temp);
@@ -249,10 +245,6 @@ public final class ShardingCodec implements ArrayToBytesCodec {
         if (index.isEmpty(p.index())) {
           Regions.fill(out, outShape, new Box(plus(outStart, p.target()), p.inChunk().shape()), spec.fillValue().bytes());
         }
-      }
-    } finally {
-      if (lent[0] != null) {
-        scratch.give(lent[0]);
       }
     }
   }
