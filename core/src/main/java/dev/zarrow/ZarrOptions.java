@@ -1,7 +1,9 @@
 package dev.zarrow;
 
-import dev.zarrow.spi.Registry;
 import dev.zarrow.codec.CodecOptions;
+import dev.zarrow.plugins.BuiltInPlugins;
+import dev.zarrow.spi.Registry;
+import java.util.ServiceLoader;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 
@@ -17,6 +19,16 @@ public record ZarrOptions(Registry registry, CodecOptions codecs, Executor execu
   /** The defaults: every plugin on the class path, checks on, a pool with one thread per core. */
   public static ZarrOptions defaults() {
     return new ZarrOptions(Registry.defaults(), CodecOptions.DEFAULT, Pool.INSTANCE);
+  }
+
+  /**
+   * The defaults with zarrow's own codecs and data types only (the plugins of {@code dev.zarrow.codec.*},
+   * those core's {@code META-INF/services} names), made without a class-path lookup: for a program that
+   * knows no other plugin can be there, such as the command line run from its own jar, where
+   * {@link ServiceLoader} would open and index the whole shaded jar to find the same plugins.
+   */
+  public static ZarrOptions builtIn() {
+    return new ZarrOptions(BuiltInPlugins.REGISTRY, CodecOptions.DEFAULT, Pool.INSTANCE);
   }
 
   public ZarrOptions withRegistry(Registry newRegistry) {

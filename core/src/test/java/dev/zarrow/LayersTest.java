@@ -28,6 +28,7 @@ class LayersTest {
       List.of("dev.zarrow.codec"),
       List.of("dev.zarrow.spi"),
       List.of("dev.zarrow.codec.*"),
+      List.of("dev.zarrow.plugins"),
       List.of("dev.zarrow"),
       List.of("dev.zarrow.table"),
       List.of("dev.zarrow.dataset"));

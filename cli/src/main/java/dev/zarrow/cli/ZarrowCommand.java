@@ -8,6 +8,7 @@ import dev.zarrow.metadata.Json;
 import dev.zarrow.store.Store;
 import dev.zarrow.store.Stores;
 import dev.zarrow.store.WritableStore;
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -41,8 +42,26 @@ abstract class ZarrowCommand implements Callable<Integer> {
 
   /** The options arrays are opened with: the defaults, with the global switches applied. */
   ZarrOptions options() {
-    ZarrOptions defaults = ZarrOptions.defaults();
+    ZarrOptions defaults = OWN_JAR_ALONE ? ZarrOptions.builtIn() : ZarrOptions.defaults();
     return main.noVerifyChecksums ? defaults.withCodecOptions(defaults.codecs().withVerifyChecksums(false)) : defaults;
+  }
+
+  /**
+   * True when the class path is the CLI's own jar alone (its launcher or the shaded jar, run with
+   * {@code java -jar} as {@code bin/zarrow} does): then the plugins are zarrow's own, those the shaded
+   * jar's services name, and {@link ZarrOptions#builtIn} takes them without a class-path lookup, which
+   * would open the shaded jar and index its entries (30 ms of a 230 ms {@code info}, README "Start-up").
+   * Any other class path (an embedding, a plugin beside the jar) is looked through as the library does.
+   */
+  static final boolean OWN_JAR_ALONE = ownJarAlone(System.getProperty("java.class.path", ""));
+
+  static boolean ownJarAlone(String classPath) {
+    if (classPath.contains(File.pathSeparator)) {
+      return false;
+    }
+    String name = classPath.substring(classPath.lastIndexOf(File.separatorChar) + 1);
+    String jar = "zarrow-cli-" + Build.VERSION;
+    return name.equals(jar + "-all.jar") || name.equals(jar + "-launcher.jar");
   }
 
   /** A usage error (exit 2) of this subcommand. */

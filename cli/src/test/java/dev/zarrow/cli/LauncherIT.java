@@ -96,6 +96,9 @@ class LauncherIT {
       assertEquals(line.get(1).equals("--help"), loaded.lines().anyMatch(l -> l.contains("picocli.CommandLine ")), line + ": picocli");
       assertEquals(List.of(), loaded.lines().filter(l -> l.contains("source: file:") || l.contains("source: jar:")).toList(),
           line + ": classes loaded from a jar");
+      // Run from its own jar, the CLI takes zarrow's plugins as they are (ZarrOptions.builtIn): no
+      // ServiceLoader lookup, which would open the shaded jar.
+      assertFalse(loaded.lines().anyMatch(l -> l.contains("dev.zarrow.spi.Registry$Defaults ")), line + ": a class-path lookup of plugins");
     }
   }
 
