@@ -339,29 +339,9 @@ public final class ZarrArray implements ZarrNode {
     return allocateFlat(count, allocator, null);
   }
 
-  /**
-   * A vector of {@code count} elements whose values are not set yet, when this data type's vectors are
-   * fixed-width runs of one buffer (see {@link Regions#flatWidth}); empty otherwise. Every element is
-   * valid from the start: tasks that fill neighbouring parts share validity bytes at the seams, and
-   * setting bits that are set already cannot race. Its values are in memory lent by {@code scratch}
-   * when not null.
-   */
+  /** An unset vector of this array's type ({@link FixedWidthType#allocateUnset}), or empty. */
   private Optional<FieldVector> allocateFlat(int count, BufferAllocator allocator, ScratchBuffers scratch) {
-    if (!(dataType instanceof FixedWidthType fixed) || dataType.byteWidth() <= 0 || !fixed.bytesAreArrowData()) {
-      return Optional.empty();
-    }
-    try (FieldVector probe = Fields.createVector(dataType.field(name()), allocator)) {
-      if (Regions.flatWidth(probe) != dataType.byteWidth()) {
-        return Optional.empty(); // bool: a byte in Zarr, a bit in Arrow
-      }
-    }
-    // Uninitialised memory: the pool's buffer of this size comes zeroed, a serial pass over every page
-    // before the parallel decode (about 0.1 s for 268 MB); the tasks' writes touch it first instead.
-    long bytes = (long) count * dataType.byteWidth();
-    try (ArrowBuf data = scratch == null ? Buffers.allocateUninitialized(allocator, bytes) : scratch.lend(bytes)) {
-      // (a lent buffer may be larger: the vector sees its first bytes; a slice shares the reference)
-      return Optional.of(fixed.fromBytes(scratch == null ? data : data.slice(0, bytes), count, allocator));
-    }
+    return dataType instanceof FixedWidthType fixed ? fixed.allocateUnset(count, allocator, scratch) : Optional.empty();
   }
 
   /** Decodes the part of chunk {@code coords} that lies in {@code region} into its place in {@code out}. */

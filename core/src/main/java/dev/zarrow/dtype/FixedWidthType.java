@@ -1,6 +1,11 @@
 package dev.zarrow.dtype;
 
+import dev.zarrow.memory.Buffers;
+import dev.zarrow.memory.ScratchBuffers;
+import dev.zarrow.vector.Fields;
+import dev.zarrow.vector.Regions;
 import java.nio.ByteBuffer;
+import java.util.Optional;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -45,6 +50,32 @@ public interface FixedWidthType extends DataType {
    * the caller's to close. The caller owns the returned vector.
    */
   FieldVector fromBytes(ArrowBuf data, int count, BufferAllocator allocator);
+
+  /**
+   * A vector of {@code count} elements whose values are not written yet, when this type's vectors are
+   * fixed-width runs of one buffer holding the stored bytes ({@link #bytesAreArrowData}, {@link
+   * Regions#flatWidth}); empty otherwise ({@code bool}: a byte in Zarr, a bit in Arrow). Every element is
+   * valid from the start: tasks that write neighbouring parts share validity bytes at the seams, and
+   * setting bits that are set already cannot race. The values are in unzeroed memory, or in memory
+   * {@code scratch} lends when not null: a zeroed buffer would be a serial pass over every page before
+   * the decoders' writes (about 0.1 s for 268 MB), which touch them first instead. The caller writes
+   * every value and owns the vector.
+   */
+  default Optional<FieldVector> allocateUnset(int count, BufferAllocator allocator, ScratchBuffers scratch) {
+    if (byteWidth() <= 0 || !bytesAreArrowData()) {
+      return Optional.empty();
+    }
+    try (FieldVector probe = Fields.createVector(field("values"), allocator)) {
+      if (Regions.flatWidth(probe) != byteWidth()) {
+        return Optional.empty();
+      }
+    }
+    long bytes = (long) count * byteWidth();
+    try (ArrowBuf data = scratch == null ? Buffers.allocateUninitialized(allocator, bytes) : scratch.lend(bytes)) {
+      // (a lent buffer may be larger: the vector sees its first bytes; a slice shares the reference)
+      return Optional.of(fromBytes(scratch == null ? data : data.slice(0, bytes), count, allocator));
+    }
+  }
 
   /**
    * The little-endian bytes of the elements of {@code vector} (borrowed): a read-only view of its memory,

@@ -200,20 +200,20 @@ public final class ShardingCodec implements ArrayToBytesCodec {
         return inInner(l, p.index(), () -> l.inner.decodeRegion(inner, p.inChunk(), allocator));
       }
       long[] shape = region.shape();
-      if (type instanceof FixedWidthType fixed && fixed.byteWidth() > 0 && fixed.bytesAreArrowData()) {
-        FieldVector out = type.filled(allocator, Math.toIntExact(region.size()), spec.fillValue());
-        if (Regions.isFixedWidth(out)) {
-          try {
-            // Empty inner chunks are already the fill value; each task decodes its part into place.
-            List<ShardLayout.Part> present = parts.stream().filter(p -> !index.isEmpty(p.index())).toList();
-            decodeInto(l, present, inputs(source, l, index, present), out, shape, new long[shape.length], temp);
-            return out;
-          } catch (RuntimeException e) {
-            out.close();
-            throw e;
-          }
+      Optional<FieldVector> flat = type instanceof FixedWidthType fixed
+          ? fixed.allocateUnset(Math.toIntExact(region.size()), allocator, null) : Optional.empty();
+      if (flat.isPresent()) {
+        FieldVector out = flat.get();
+        try {
+          // The parts tile the region: each present one decoded into its place, the empty ones filled.
+          List<ShardLayout.Part> present = parts.stream().filter(p -> !index.isEmpty(p.index())).toList();
+          decodeInto(l, present, inputs(source, l, index, present), out, shape, new long[shape.length], temp);
+          fillEmpty(parts, index, out, shape, new long[shape.length], spec);
+          return out;
+        } catch (RuntimeException e) {
+          out.close();
+          throw e;
         }
-        out.close();
       }
       try (DecodedPieces pieces = decodeParts(l, parts, index, source, spec, temp)) {
         // The data type's field: Arrow Java's getField() misreports sparse union type ids.
@@ -241,10 +241,16 @@ public final class ShardingCodec implements ArrayToBytesCodec {
       ShardIndex index = ShardIndex.read(source, l, temp);
       List<ShardLayout.Part> present = parts.stream().filter(p -> !index.isEmpty(p.index())).toList();
       decodeInto(l, present, inputs(source, l, index, present), out, outShape, outStart, temp);
-      for (ShardLayout.Part p : parts) {
-        if (index.isEmpty(p.index())) {
-          Regions.fill(out, outShape, new Box(plus(outStart, p.target()), p.inChunk().shape()), spec.fillValue().bytes());
-        }
+      fillEmpty(parts, index, out, outShape, outStart, spec);
+    }
+  }
+
+  /** The places in {@code out} of the {@code parts} whose inner chunks are not stored, written as the fill value. */
+  private static void fillEmpty(List<ShardLayout.Part> parts, ShardIndex index, FieldVector out, long[] outShape, long[] outStart,
+      ChunkSpec spec) {
+    for (ShardLayout.Part p : parts) {
+      if (index.isEmpty(p.index())) {
+        Regions.fill(out, outShape, new Box(plus(outStart, p.target()), p.inChunk().shape()), spec.fillValue().bytes());
       }
     }
   }

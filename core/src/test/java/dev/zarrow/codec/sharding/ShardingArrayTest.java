@@ -141,6 +141,37 @@ class ShardingArrayTest {
   }
 
   @Test
+  void aRegionOfOneShardWritesTheFillValueWhereInnerChunksAreMissing(BufferAllocator allocator) {
+    // A region inside one shard is decoded into memory nobody wrote yet: each inner chunk's part is
+    // decoded into its place, and a missing one's part must be written as the fill value, not left.
+    MemoryStore store = new MemoryStore();
+    ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.INT32, 16).chunks(16).fillValue(IntNode.valueOf(-7))
+        .codecs(List.of(ArraySpec.shardingIndexed(new int[] {4}, List.of(BYTES)))));
+    try (IntVector first = ints(allocator, 1, 2, 3, 4); IntVector last = ints(allocator, 13, 14, 15, 16)) {
+      array.write(0, first);
+      array.write(12, last);
+    }
+    for (int round = 0; round < 3; round++) {
+      // Memory of the result's size, dirtied and given back: the allocator may hand it out again.
+      try (IntVector dirt = new IntVector("dirt", allocator)) {
+        dirt.allocateNew(14);
+        for (int i = 0; i < 14; i++) {
+          dirt.set(i, 0x5a5a5a5a);
+        }
+      }
+      try (NdVector part = array.read(new Box(new long[] {1}, new long[] {14}), allocator)) {
+        IntVector v = (IntVector) part.vector();
+        int[] got = new int[14];
+        for (int i = 0; i < 14; i++) {
+          got[i] = v.get(i);
+        }
+        assertArrayEquals(new int[] {2, 3, 4, -7, -7, -7, -7, -7, -7, -7, -7, 13, 14, 15}, got);
+        assertEquals(0, v.getNullCount());
+      }
+    }
+  }
+
+  @Test
   void fillValueInnerChunksAreLeftOutAndEmptyShardsDeleted(BufferAllocator allocator) {
     MemoryStore store = new MemoryStore();
     ZarrArray array = Zarr.createArray(store, "a", ArraySpec.of(FixedType.INT32, 16).chunks(8)
