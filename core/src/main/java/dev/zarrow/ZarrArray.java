@@ -35,7 +35,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -264,7 +263,7 @@ public final class ZarrArray implements ZarrNode {
       return new NdVector(empty, region.shape());
     }
     long[] outShape = region.shape();
-    Optional<FieldVector> flat = allocateFlat((int) count, allocator);
+    Optional<FieldVector> flat = allocateFlat((int) count, allocator, null);
     if (flat.isPresent()) {
       FieldVector out = flat.get();
       // The stored bytes of each chunk go into buffers reused from chunk to chunk, not fresh memory.
@@ -333,10 +332,6 @@ public final class ZarrArray implements ZarrNode {
       out.close();
       throw e;
     }
-  }
-
-  private Optional<FieldVector> allocateFlat(int count, BufferAllocator allocator) {
-    return allocateFlat(count, allocator, null);
   }
 
   /** An unset vector of this array's type ({@link FixedWidthType#allocateUnset}), or empty. */
