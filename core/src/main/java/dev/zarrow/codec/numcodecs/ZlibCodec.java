@@ -68,31 +68,16 @@ final class ZlibCodec implements BytesToBytesCodec {
   @Override
   public ByteBuffer decode(ByteBuffer bytes, long expectedSize, long maxSize) {
     long cap = Sizes.cap(NAME, bytes.remaining(), MAX_RATIO * bytes.remaining() + 64, expectedSize, maxSize);
+    String what = expectedSize >= 0 ? "expected" : "allowed";
     Inflater inflater = new Inflater();
     try {
       inflater.setInput(bytes.duplicate());
       ByteBuffer out = ByteBuffer.allocateDirect((int) Math.max(1, Math.min(cap, expectedSize >= 0 ? expectedSize : 4L * bytes.remaining() + 64)));
-      String what = expectedSize >= 0 ? "expected" : "allowed";
-      while (!inflater.finished()) {
-        int n;
-        if (out.hasRemaining()) {
-          n = inflater.inflate(out);
-        } else if (out.position() < cap) {
+      while (!inflate(inflater, out)) {
+        if (out.position() < cap) {
           out = Sizes.grow(out, cap);
-          continue;
-        } else { // full at the cap: the stream must end here
-          n = inflater.inflate(new byte[1]);
-          if (n > 0) {
-            throw new CorruptChunkException("codec " + NAME + ": decompresses to more than the " + cap + " bytes " + what);
-          }
-        }
-        if (n == 0 && !inflater.finished()) {
-          if (inflater.needsDictionary()) {
-            throw new CorruptChunkException("codec " + NAME + ": the stream needs a preset dictionary, which numcodecs never uses");
-          }
-          if (inflater.needsInput()) {
-            throw new CorruptChunkException("codec " + NAME + ": the zlib stream is truncated after " + out.position() + " bytes");
-          }
+        } else {
+          endsHere(inflater, cap, what);
         }
       }
       if (expectedSize >= 0 && out.position() != expectedSize) {
@@ -103,6 +88,70 @@ final class ZlibCodec implements BytesToBytesCodec {
       throw new CorruptChunkException("codec " + NAME + ": not a valid zlib stream: " + e.getMessage(), e);
     } finally {
       inflater.end();
+    }
+  }
+
+  /**
+   * Inflates straight into {@code target} (Arrow memory of the chunk, or of the next codec's input):
+   * no buffer of its own, which would be zeroed, copied from and left for a GC to free.
+   */
+  @Override
+  public void decodeInto(ByteBuffer bytes, ByteBuffer target) {
+    int size = target.remaining();
+    Inflater inflater = new Inflater();
+    try {
+      inflater.setInput(bytes.duplicate());
+      ByteBuffer out = target.duplicate();
+      if (!inflate(inflater, out)) {
+        endsHere(inflater, size, "expected");
+      }
+      int written = out.position() - target.position();
+      if (written != size) {
+        throw new CorruptChunkException("codec " + NAME + ": decompressed to " + written + " bytes, expected " + size);
+      }
+    } catch (DataFormatException e) {
+      throw new CorruptChunkException("codec " + NAME + ": not a valid zlib stream: " + e.getMessage(), e);
+    } finally {
+      inflater.end();
+    }
+  }
+
+  /**
+   * Inflates into {@code out} until the stream ends (true) or {@code out} is full (false); a stream that
+   * needs more input than there is, or a preset dictionary, is corrupt.
+   */
+  private static boolean inflate(Inflater inflater, ByteBuffer out) throws DataFormatException {
+    while (!inflater.finished()) {
+      if (!out.hasRemaining()) {
+        return false;
+      }
+      if (inflater.inflate(out) == 0 && !inflater.finished()) {
+        stalled(inflater);
+      }
+    }
+    return true;
+  }
+
+  /** With the output full at {@code cap} bytes, the stream must end here: one byte more is too many. */
+  private static void endsHere(Inflater inflater, long cap, String what) throws DataFormatException {
+    byte[] one = new byte[1];
+    while (!inflater.finished()) {
+      if (inflater.inflate(one) > 0) {
+        throw new CorruptChunkException("codec " + NAME + ": decompresses to more than the " + cap + " bytes " + what);
+      }
+      if (!inflater.finished()) {
+        stalled(inflater);
+      }
+    }
+  }
+
+  /** After an inflate that gave nothing and did not finish: a stream that needs what it cannot have is corrupt. */
+  private static void stalled(Inflater inflater) {
+    if (inflater.needsDictionary()) {
+      throw new CorruptChunkException("codec " + NAME + ": the stream needs a preset dictionary, which numcodecs never uses");
+    }
+    if (inflater.needsInput()) {
+      throw new CorruptChunkException("codec " + NAME + ": the zlib stream is truncated after " + inflater.getBytesWritten() + " bytes");
     }
   }
 

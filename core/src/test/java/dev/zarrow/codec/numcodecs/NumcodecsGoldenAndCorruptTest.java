@@ -23,6 +23,8 @@ import dev.zarrow.spi.Registry;
 import dev.zarrow.testing.AllocatorExtension;
 import dev.zarrow.testing.Vectors;
 import java.nio.ByteBuffer;
+import java.util.Random;
+import java.util.Arrays;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import org.apache.arrow.memory.BufferAllocator;
@@ -169,6 +171,37 @@ class NumcodecsGoldenAndCorruptTest {
     ByteBuffer bomb = zlib.encode(ByteBuffer.allocate(10 << 20));
     assertCorrupt("more than the 1048576 bytes allowed", () -> zlib.decode(bomb, -1, 1 << 20));
     assertCorrupt("cannot decompress to the", () -> zlib.decode(hex("7801cb48cdc9c957c84090003a2e067d"), 1L << 30, 1L << 30));
+  }
+
+  @Test
+  void zlibInflatesStraightIntoItsTargetOfTheExactSize() {
+    BytesToBytesCodec zlib = codec("{\"id\":\"zlib\",\"level\":1}");
+    String golden = "7801cb48cdc9c957c84090003a2e067d"; // "hello hello hello", 17 bytes
+    ByteBuffer memory = ByteBuffer.allocateDirect(21);
+    for (int i = 0; i < 21; i++) {
+      memory.put(i, (byte) 0x55);
+    }
+    zlib.decodeInto(hex(golden), memory.duplicate().position(2).limit(19));
+    byte[] got = new byte[21];
+    memory.get(0, got);
+    byte[] hello = "hello hello hello".getBytes(StandardCharsets.US_ASCII);
+    assertArrayEquals(hello, Arrays.copyOfRange(got, 2, 19));
+    assertArrayEquals(new byte[] {0x55, 0x55, 0x55, 0x55}, new byte[] {got[0], got[1], got[19], got[20]}, "nothing outside the target");
+
+    assertCorrupt("more than the 16 bytes expected", () -> zlib.decodeInto(hex(golden), ByteBuffer.allocateDirect(16)));
+    assertCorrupt("decompressed to 17 bytes, expected 18", () -> zlib.decodeInto(hex(golden), ByteBuffer.allocateDirect(18)));
+    assertCorrupt("truncated", () -> zlib.decodeInto(hex("7801cb48cdc9c957c84090"), ByteBuffer.allocateDirect(17)));
+    assertCorrupt("not a valid zlib stream", () -> zlib.decodeInto(hex("0123456789abcdef"), ByteBuffer.allocateDirect(17)));
+
+    // A chunk of 3 MB whose deflate blocks cross the target's fill many times.
+    Random random = new Random(29);
+    ByteBuffer data = ByteBuffer.allocateDirect(3 << 20);
+    for (int i = 0; i < data.capacity(); i++) {
+      data.put(i, (byte) (random.nextInt(16) * (i % 7)));
+    }
+    ByteBuffer into = ByteBuffer.allocateDirect(3 << 20);
+    zlib.decodeInto(zlib.encode(data.duplicate()), into);
+    assertEquals(data.rewind(), into.rewind());
   }
 
   @Test
