@@ -75,19 +75,45 @@ public final class GzipCodec implements BytesToBytesCodec {
           + expectedSize + " bytes expected");
     }
     long cap = expectedSize >= 0 ? expectedSize : Math.min(Math.max(0, maxSize), possible);
+    String what = expectedSize >= 0 ? "expected" : "allowed";
+    int initial = (int) Math.min(cap, expectedSize >= 0 ? expectedSize : Math.max(1024, 4L * bytes.remaining()));
+    ByteBuffer out = inflate(bytes, ByteBuffer.allocateDirect(Math.max(initial, 1)), cap, what);
+    if (expectedSize >= 0 && out.position() != expectedSize) {
+      throw new CorruptChunkException("codec gzip: decompressed to " + out.position() + " bytes, expected " + expectedSize);
+    }
+    return out.flip();
+  }
+
+  /**
+   * Decompresses straight into {@code target} (Arrow memory of the chunk): no buffer of its own, which
+   * would be zeroed, copied from and left for a GC to free.
+   */
+  @Override
+  public void decodeInto(ByteBuffer bytes, ByteBuffer target) {
+    int size = target.remaining();
+    ByteBuffer out = inflate(bytes, target.duplicate(), size, "expected");
+    int written = out.position() - target.position();
+    if (written != size) {
+      throw new CorruptChunkException("codec gzip: decompressed to " + written + " bytes, expected " + size);
+    }
+  }
+
+  /**
+   * The gzip members of {@code bytes} decompressed into {@code out} from its position, which grows (by
+   * copying) while its limit is under {@code cap}; more than {@code cap} bytes is corrupt. Returns the
+   * buffer written, its position after the last byte.
+   */
+  private static ByteBuffer inflate(ByteBuffer bytes, ByteBuffer out, long cap, String what) {
     // Small chunks get small buffers: the JDK's default of 64 KiB each dominates their cost.
     int step = (int) Math.max(512, Math.min(1 << 16, Math.max(cap + 1, bytes.remaining())));
     try (InputStream in = new GZIPInputStream(Buffers.inputStream(bytes.duplicate()), step)) {
-      int initial = (int) Math.min(cap, expectedSize >= 0 ? expectedSize : Math.max(1024, 4L * bytes.remaining()));
-      ByteBuffer out = ByteBuffer.allocateDirect(Math.max(initial, 1));
       byte[] chunk = new byte[step];
       long total = 0;
       int n;
       while ((n = in.read(chunk)) > 0) {
         total += n;
         if (total > cap) {
-          throw new CorruptChunkException("codec gzip: decompresses to more than the " + cap + " bytes "
-              + (expectedSize >= 0 ? "expected" : "allowed"));
+          throw new CorruptChunkException("codec gzip: decompresses to more than the " + cap + " bytes " + what);
         }
         if (out.remaining() < n) {
           long grown = Math.min(cap, Math.max(2L * out.capacity(), total));
@@ -95,10 +121,7 @@ public final class GzipCodec implements BytesToBytesCodec {
         }
         out.put(chunk, 0, n);
       }
-      if (expectedSize >= 0 && total != expectedSize) {
-        throw new CorruptChunkException("codec gzip: decompressed to " + total + " bytes, expected " + expectedSize);
-      }
-      return out.flip();
+      return out;
     } catch (IOException e) {
       throw new CorruptChunkException("codec gzip: not a valid gzip stream: " + e.getMessage(), e);
     }

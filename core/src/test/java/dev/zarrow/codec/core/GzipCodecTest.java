@@ -20,6 +20,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.zip.Deflater;
@@ -80,6 +81,37 @@ class GzipCodecTest extends CodecContract {
       }
       assertArrayEquals(squares, Vectors.toArray(decode(buffer.toByteArray(), 256, 256)), "java.util.zip level " + level);
     }
+  }
+
+  @Test
+  void decompressesStraightIntoATargetOfTheExactSize() {
+    byte[] squares = squares();
+    GzipCodec gzip = new GzipCodec(5);
+    for (String stream : List.of(GZIP_9, GZIP_1_NAMED, GZIP_TWO_MEMBERS)) {
+      ByteBuffer stored = Vectors.direct(Base64.getDecoder().decode(stream));
+      ByteBuffer memory = ByteBuffer.allocateDirect(260);
+      for (int i = 0; i < 260; i++) {
+        memory.put(i, (byte) 0x55);
+      }
+      gzip.decodeInto(stored, memory.duplicate().position(2).limit(258));
+      byte[] got = Vectors.toArray(memory.duplicate());
+      assertArrayEquals(squares, Arrays.copyOfRange(got, 2, 258));
+      assertArrayEquals(new byte[] {0x55, 0x55, 0x55, 0x55}, new byte[] {got[0], got[1], got[258], got[259]}, "nothing outside the target");
+      var small = assertThrows(CorruptChunkException.class, () -> gzip.decodeInto(stored, ByteBuffer.allocateDirect(255)));
+      assertTrue(small.getMessage().contains("more than the 255 bytes expected"), small.getMessage());
+      var large = assertThrows(CorruptChunkException.class, () -> gzip.decodeInto(stored, ByteBuffer.allocateDirect(257)));
+      assertTrue(large.getMessage().contains("decompressed to 256 bytes, expected 257"), large.getMessage());
+    }
+    byte[] broken = Base64.getDecoder().decode(GZIP_9);
+    broken[broken.length - 8] ^= 1; // the CRC-32 of the trailer
+    assertThrows(CorruptChunkException.class, () -> gzip.decodeInto(Vectors.direct(broken), ByteBuffer.allocateDirect(256)));
+
+    // 8 MB decompressed into the target take no direct memory of their own.
+    ByteBuffer big = gzip.encode(Vectors.direct(new byte[8 << 20]));
+    ByteBuffer target = ByteBuffer.allocateDirect(8 << 20);
+    long before = DirectMemory.used();
+    gzip.decodeInto(big, target);
+    assertTrue(DirectMemory.used() - before < 1 << 20, "direct memory taken: " + (DirectMemory.used() - before));
   }
 
   @Test

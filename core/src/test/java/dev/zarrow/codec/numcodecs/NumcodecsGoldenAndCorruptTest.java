@@ -21,6 +21,7 @@ import dev.zarrow.error.ZarrException;
 import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.spi.Registry;
 import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.DirectMemory;
 import dev.zarrow.testing.Vectors;
 import java.nio.ByteBuffer;
 import java.util.Random;
@@ -200,7 +201,10 @@ class NumcodecsGoldenAndCorruptTest {
       data.put(i, (byte) (random.nextInt(16) * (i % 7)));
     }
     ByteBuffer into = ByteBuffer.allocateDirect(3 << 20);
-    zlib.decodeInto(zlib.encode(data.duplicate()), into);
+    ByteBuffer stored = zlib.encode(data.duplicate());
+    long before = DirectMemory.used();
+    zlib.decodeInto(stored, into);
+    assertTrue(DirectMemory.used() - before < 1 << 20, "no direct memory of its own: " + (DirectMemory.used() - before));
     assertEquals(data.rewind(), into.rewind());
   }
 
