@@ -51,6 +51,21 @@ final class AliasCodec implements BytesToBytesCodec {
   }
 
   @Override
+  public void verifyInto(ByteBuffer bytes, ByteBuffer into) {
+    target.verifyInto(bytes, into);
+  }
+
+  @Override
+  public OptionalLong decodedSize(ByteBuffer bytes) {
+    return target.decodedSize(bytes);
+  }
+
+  @Override
+  public boolean decodesToNewMemory() {
+    return target.decodesToNewMemory();
+  }
+
+  @Override
   public BytesToBytesCodec bind(ChunkSpec spec) {
     BytesToBytesCodec bound = target.bind(spec);
     return bound == target ? this : new AliasCodec(metadata, bound);
