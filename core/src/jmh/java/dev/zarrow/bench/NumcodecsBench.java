@@ -69,6 +69,8 @@ public final class NumcodecsBench {
       {"fixedscaleoffset", "[" + codec("fixedscaleoffset", "{\"offset\":0,\"scale\":100,\"dtype\":\"<f8\",\"astype\":\"<i4\"}") + "," + BYTES + "]"},
       {"quantize", "[" + codec("quantize", "{\"digits\":3,\"dtype\":\"<f8\",\"astype\":\"<f4\"}") + "," + BYTES + "]"},
       {"astype", "[" + codec("astype", "{\"encode_dtype\":\"<f4\",\"decode_dtype\":\"<f8\"}") + "," + BYTES + "]"},
+      {"fixedscaleoffset+zlib", "[" + codec("fixedscaleoffset", "{\"offset\":0,\"scale\":100,\"dtype\":\"<f8\",\"astype\":\"<i4\"}") + "," + BYTES + ","
+          + codec("zlib", "{\"level\":1}") + "]"},
       {"delta+fso+shuffle+zlib", "[" + codec("delta", "{\"dtype\":\"<f8\",\"astype\":\"<f8\"}") + ","
           + codec("fixedscaleoffset", "{\"offset\":0,\"scale\":100,\"dtype\":\"<f8\",\"astype\":\"<i4\"}") + "," + BYTES + ","
           + codec("shuffle", "{\"elementsize\":4}") + "," + codec("zlib", "{\"level\":1}") + "]"},

@@ -47,7 +47,8 @@ public non-sealed interface BytesToBytesCodec extends Codec {
   /**
    * Whether {@link #decode} always returns memory of its own, never a slice of its input (a
    * compressor: true; a checksum, which strips its suffix: false, the default). A pipeline then
-   * frees the stored bytes as soon as this codec decoded them.
+   * frees the stored bytes as soon as this codec decoded them, and where it knows the decoded size it
+   * decodes through {@link #decodeInto} into the chunk's memory: such a codec overrides that too.
    */
   default boolean decodesToNewMemory() {
     return false;

@@ -312,7 +312,8 @@ public final class CodecPipeline {
 
   /**
    * Decodes through each codec's own output buffer; the first bytes codec, when it knows its output's
-   * size from its input ({@link BytesToBytesCodec#decodedSize}), into Arrow memory of {@code allocator}
+   * size from its input ({@link BytesToBytesCodec#decodedSize}) or is a decompressor ({@link
+   * BytesToBytesCodec#decodesToNewMemory}) whose output size the spec fixes, into Arrow memory of {@code allocator}
    * that the serializer reads (and its vectors may keep): memory freed when the chunk is closed and
    * taken again from the allocator, not a fresh buffer per chunk that only a GC frees (on a machine
    * where the first touch of a page is dear, that was most of a stream's page faults).
@@ -326,12 +327,13 @@ public final class CodecPipeline {
     if (bytesCodecs.isEmpty()) {
       current = serializer.decode(bytes, serializerSpec, allocator);
     } else {
-      OptionalLong size = bytesCodecs.get(0).decodedSize(bytes);
-      if (size.isPresent() && size.getAsLong() <= options.maxChunkBytes()
-          && (decodedSizes[0] < 0 || decodedSizes[0] == size.getAsLong())) {
-        long n = size.getAsLong();
+      BytesToBytesCodec first = bytesCodecs.get(0);
+      OptionalLong declared = first.decodedSize(bytes);
+      // A decompressor whose output size the chunk's spec fixes decodes into Arrow memory as well.
+      long n = declared.isPresent() ? declared.getAsLong() : first.decodesToNewMemory() ? decodedSizes[0] : -1;
+      if (n >= 0 && n <= options.maxChunkBytes() && (decodedSizes[0] < 0 || decodedSizes[0] == n)) {
         try (ArrowBuf data = Buffers.allocateUninitialized(allocator, n)) {
-          bytesCodecs.get(0).decodeInto(bytes, Buffers.view(data, 0, n));
+          first.decodeInto(bytes, Buffers.view(data, 0, n));
           current = serializer.decode(data, n, serializerSpec, allocator);
         }
       } else {

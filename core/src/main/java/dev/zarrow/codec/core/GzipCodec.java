@@ -84,6 +84,12 @@ public final class GzipCodec implements BytesToBytesCodec {
     return out.flip();
   }
 
+  /** A stream decompresses into memory of its own: the stored bytes may go as soon as it is decoded. */
+  @Override
+  public boolean decodesToNewMemory() {
+    return true;
+  }
+
   /**
    * Decompresses straight into {@code target} (Arrow memory of the chunk): no buffer of its own, which
    * would be zeroed, copied from and left for a GC to free.

@@ -91,6 +91,12 @@ final class ZlibCodec implements BytesToBytesCodec {
     }
   }
 
+  /** A stream decompresses into memory of its own: the stored bytes may go as soon as it is decoded. */
+  @Override
+  public boolean decodesToNewMemory() {
+    return true;
+  }
+
   /**
    * Inflates straight into {@code target} (Arrow memory of the chunk, or of the next codec's input):
    * no buffer of its own, which would be zeroed, copied from and left for a GC to free.

@@ -11,6 +11,9 @@ import dev.zarrow.codec.ArrayToArrayCodec;
 import dev.zarrow.codec.ArrayToBytesCodec;
 import dev.zarrow.codec.BytesToBytesCodec;
 import dev.zarrow.codec.ChunkSpec;
+import org.apache.arrow.vector.Float8Vector;
+import java.util.List;
+import dev.zarrow.codec.CodecPipeline;
 import dev.zarrow.codec.CodecOptions;
 import dev.zarrow.dtype.ArrowDataType;
 import dev.zarrow.dtype.FixedType;
@@ -243,6 +246,45 @@ class NumcodecsGoldenAndCorruptTest {
     assertCorrupt("element 0 has 3 bytes, not whole <i4 items of 4",
         () -> codec.decode(hex("0200000003000000010203" + "00000000"), two, allocator));
     assertThrows(CodecException.class, () -> codec.validate(new ChunkSpec(new int[] {2}, FixedType.INT32, FixedType.INT32.defaultFill())));
+  }
+
+  @Test
+  void aFilteredChunkDecompressesIntoArrowMemoryNotABufferOfItsOwn(BufferAllocator allocator) {
+    // fixedscaleoffset + zlib, as v2 arrays of packed values hold: zlib declares no size, the spec fixes it.
+    Registry registry = Registry.defaults();
+    List<dev.zarrow.codec.Codec> codecs = List.of(
+        registry.codec(NamedConfig.of("numcodecs.fixedscaleoffset", (ObjectNode) new ObjectMapper().valueToTree(
+            parse("{\"offset\":0,\"scale\":100,\"dtype\":\"<f8\",\"astype\":\"<i4\"}"))), CodecOptions.DEFAULT),
+        registry.codec(NamedConfig.of("bytes", (ObjectNode) new ObjectMapper().valueToTree(parse("{\"endian\":\"little\"}"))), CodecOptions.DEFAULT),
+        registry.codec(NamedConfig.of("numcodecs.zlib", (ObjectNode) new ObjectMapper().valueToTree(parse("{\"level\":1}"))), CodecOptions.DEFAULT));
+    int n = 1 << 20;
+    ChunkSpec spec = new ChunkSpec(new int[] {n}, FixedType.FLOAT64, FixedType.FLOAT64.defaultFill());
+    CodecPipeline pipeline = CodecPipeline.of(codecs, spec, registry.context(CodecOptions.DEFAULT));
+    try (Float8Vector values = new Float8Vector("v", allocator)) {
+      values.allocateNew(n);
+      for (int i = 0; i < n; i++) {
+        values.set(i, (i % 1000) / 100.0);
+      }
+      values.setValueCount(n);
+      ByteBuffer stored = pipeline.encode(values, allocator);
+      long before = DirectMemory.used();
+      try (FieldVector decoded = pipeline.decode(stored, allocator)) {
+        assertTrue(DirectMemory.used() - before < 1 << 20, "direct memory taken: " + (DirectMemory.used() - before));
+        for (int i = 0; i < n; i += 997) {
+          assertEquals(values.get(i), ((Float8Vector) decoded).get(i), "element " + i);
+        }
+      }
+    }
+  }
+
+  @Test
+  void theNumcodecsNamesOfV3CodecsKeepWhatTheCodecKnows() {
+    // numcodecs.zstd is zstd: the frame's declared size and its fresh memory go with it.
+    BytesToBytesCodec alias = (BytesToBytesCodec) Registry.defaults().codec(
+        NamedConfig.of("numcodecs.zstd", (ObjectNode) new ObjectMapper().valueToTree(parse("{\"level\":1}"))), CodecOptions.DEFAULT);
+    ByteBuffer frame = alias.encode(ByteBuffer.allocateDirect(1000));
+    assertEquals(java.util.OptionalLong.of(1000), alias.decodedSize(frame));
+    assertTrue(alias.decodesToNewMemory());
   }
 
   @Test
