@@ -98,8 +98,8 @@ final class ZlibCodec implements BytesToBytesCodec {
   }
 
   /**
-   * Inflates straight into {@code target} (Arrow memory of the chunk, or of the next codec's input):
-   * no buffer of its own, which would be zeroed, copied from and left for a GC to free.
+   * Inflates straight into {@code target} (Arrow memory of the chunk, when zlib is the bytes codec next
+   * to the serializer): no buffer of its own, which would be zeroed, copied from and left for a GC to free.
    */
   @Override
   public void decodeInto(ByteBuffer bytes, ByteBuffer target) {

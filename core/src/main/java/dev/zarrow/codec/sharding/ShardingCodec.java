@@ -207,8 +207,9 @@ public final class ShardingCodec implements ArrayToBytesCodec {
         try {
           // The parts tile the region: each present one decoded into its place, the empty ones filled.
           List<ShardLayout.Part> present = parts.stream().filter(p -> !index.isEmpty(p.index())).toList();
-          decodeInto(l, present, inputs(source, l, index, present), out, shape, new long[shape.length], temp);
-          fillEmpty(parts, index, out, shape, new long[shape.length], spec);
+          long[] origin = new long[shape.length];
+          decodeInto(l, present, inputs(source, l, index, present), out, shape, origin, temp);
+          fillEmpty(parts, index, out, shape, origin, spec);
           return out;
         } catch (RuntimeException e) {
           out.close();
