@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.error.MetadataException;
+import dev.zarrow.memory.Buffers;
 import dev.zarrow.metadata.Json;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -351,7 +352,7 @@ final class CfDecoder {
         out.allocateNew();
         ArrowBuf validity = out.getValidityBuffer();
         ArrowBuf rawValidity = raw.getValidityBuffer();
-        boolean rawNulls = raw.getNullCount() > 0;
+        boolean rawNulls = Buffers.hasNulls(raw);
         ArrowBuf to = out.getDataBuffer();
         for (int i = 0; i < n; i++) {
           if (missing(data, code, i) || (rawNulls && org.apache.arrow.vector.BitVectorHelper.get(rawValidity, i) == 0)) {

@@ -402,7 +402,7 @@ public final class ArrowDataType implements DataType {
       }
     }
     byte[] value = scalarBytes(fill);
-    if (vector.getNullCount() > 0) {
+    if (Buffers.hasNulls(vector)) {
       return false;
     }
     if (vector instanceof BitVector bits) {

@@ -102,7 +102,7 @@ public final class FixedBytesType extends ConvertedType {
   @Override
   public ByteBuffer toBytes(FieldVector vector) {
     FixedChecks.arrowType(this, arrowType(), vector);
-    if (vector.getNullCount() > 0) {
+    if (Buffers.hasNulls(vector)) {
       throw new IllegalArgumentException("data type " + this + " cannot store nulls (" + vector.getNullCount() + " found)");
     }
     return Buffers.readOnlyView(vector.getDataBuffer(), 0, (long) vector.getValueCount() * length);

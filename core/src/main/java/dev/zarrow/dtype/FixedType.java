@@ -208,7 +208,7 @@ public final class FixedType implements FixedWidthType {
 
   private void checkVector(FieldVector vector) {
     FixedChecks.arrowType(name, arrowType(), vector);
-    if (vector.getNullCount() > 0) {
+    if (Buffers.hasNulls(vector)) {
       throw new IllegalArgumentException(
           "data type " + name + " cannot store nulls (" + vector.getNullCount()
               + " found); use the arrow data type for nullable data");
@@ -219,7 +219,7 @@ public final class FixedType implements FixedWidthType {
       if (!parts.equals(floatType(width / 2))) {
         throw new IllegalArgumentException("data type " + name + " needs parts of Arrow " + floatType(width / 2) + ", got " + parts);
       }
-      if (list.getDataVector().getNullCount() > 0) {
+      if (Buffers.hasNulls(list.getDataVector())) {
         throw new IllegalArgumentException("data type " + name + " cannot store null parts");
       }
     }
@@ -240,7 +240,7 @@ public final class FixedType implements FixedWidthType {
   @Override
   public boolean isAllFill(FieldVector vector, FillValue fill) {
     byte[] pattern = fill.raw();
-    if (pattern == null || vector.getNullCount() > 0) {
+    if (pattern == null || Buffers.hasNulls(vector)) {
       return false;
     }
     int count = vector.getValueCount();

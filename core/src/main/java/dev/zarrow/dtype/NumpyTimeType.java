@@ -182,7 +182,7 @@ public final class NumpyTimeType extends ConvertedType {
   public ByteBuffer toBytes(FieldVector vector) {
     FixedChecks.arrowType(this, arrowType(), vector);
     int count = vector.getValueCount();
-    if (vector.getNullCount() == 0) {
+    if (!Buffers.hasNulls(vector)) {
       return Buffers.readOnlyView(vector.getDataBuffer(), 0, 8L * count);
     }
     ByteBuffer out = ByteBuffer.allocateDirect(8 * count).order(ByteOrder.LITTLE_ENDIAN);

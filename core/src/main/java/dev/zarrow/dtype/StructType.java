@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.error.MetadataException;
+import dev.zarrow.memory.Buffers;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.vector.Fields;
@@ -209,7 +210,7 @@ public final class StructType extends ConvertedType {
       throw new IllegalArgumentException("data type " + this + " needs an Arrow struct of " + members.size()
           + " fields, got " + vector.getField());
     }
-    if (struct.getNullCount() > 0) {
+    if (Buffers.hasNulls(struct)) {
       throw new IllegalArgumentException("data type " + NAME + " cannot store null records (" + struct.getNullCount() + " found)");
     }
     int count = struct.getValueCount();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zarrow.error.MetadataException;
+import dev.zarrow.memory.Buffers;
 import dev.zarrow.metadata.Json;
 import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.vector.Fields;
@@ -209,7 +210,7 @@ public final class SubarrayType extends ConvertedType {
         throw new IllegalArgumentException("data type " + this + " needs nested Arrow fixed size lists of sizes "
             + Arrays.toString(shape) + ", got " + vector.getField());
       }
-      if (list.getNullCount() > 0) {
+      if (Buffers.hasNulls(list)) {
         throw new IllegalArgumentException("data type " + NAME + " cannot store null sub-arrays (" + list.getNullCount() + " found)");
       }
       n = Math.multiplyExact(n, shape[d]);

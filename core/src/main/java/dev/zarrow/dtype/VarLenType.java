@@ -223,7 +223,7 @@ public final class VarLenType implements DataType {
   @Override
   public boolean isAllFill(FieldVector vector, FillValue fill) {
     byte[] pattern = fill.raw();
-    if (pattern == null || vector.getNullCount() > 0 || !vector.getField().getType().equals(arrowType)) {
+    if (pattern == null || Buffers.hasNulls(vector) || !vector.getField().getType().equals(arrowType)) {
       return false;
     }
     int count = vector.getValueCount();

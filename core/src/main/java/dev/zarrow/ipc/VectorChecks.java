@@ -237,7 +237,7 @@ final class VectorChecks {
     check(ends, field.getChildren().get(0), path + " run ends");
     check(values, field.getChildren().get(1), path + " values");
     int runs = ends.getValueCount();
-    if (ends.getNullCount() > 0) {
+    if (Buffers.hasNulls(ends)) {
       throw bad(path, "run ends contain nulls");
     }
     ArrowBuf data = ends.getDataBuffer();

@@ -7,7 +7,15 @@ import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.ForeignAllocation;
 import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseLargeVariableWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthViewVector;
 import org.apache.arrow.vector.ValueVector;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.complex.LargeListVector;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.StructVector;
 
 /** Moving bytes between {@link ByteBuffer}s and Arrow memory, without copying where that is safe. */
 public final class Buffers {
@@ -235,6 +243,55 @@ public final class Buffers {
     }
     for (long i = 0; i < total; i++) {
       if (buf.getByte(offset + i) != pattern[(int) (i % width)]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether {@code vector} holds a null: Arrow's {@code getNullCount() > 0}, answered for the vectors
+   * with a validity bitmap by one pass that ANDs its words from memory. Arrow counts the bits through
+   * bounds-checked reads, about 18 us for a million values: a tenth of a float cast of that many, paid on
+   * every chunk encoded or decoded. Other vectors (unions, nulls, run-end encoded) ask Arrow.
+   */
+  public static boolean hasNulls(ValueVector vector) {
+    int count = vector.getValueCount();
+    if (count == 0) {
+      return false;
+    }
+    if (!(vector instanceof BaseFixedWidthVector || vector instanceof BaseVariableWidthVector
+        || vector instanceof BaseLargeVariableWidthVector || vector instanceof BaseVariableWidthViewVector
+        || vector instanceof ListVector || vector instanceof LargeListVector || vector instanceof FixedSizeListVector
+        || vector instanceof StructVector)) {
+      return vector.getNullCount() > 0;
+    }
+    ArrowBuf bits = vector.getValidityBuffer();
+    if (bits.capacity() < (count + 7L) / 8) {
+      return vector.getNullCount() > 0; // a bitmap too short: Arrow's count says what is wrong
+    }
+    return !allSet(bits.memoryAddress(), count);
+  }
+
+  /** Whether the first {@code count} bits at {@code address} (Arrow's bit order) are all set. */
+  private static boolean allSet(long address, int count) {
+    int words = count >>> 6;
+    long a = -1L;
+    long b = -1L;
+    int i = 0;
+    for (; i + 4 <= words; i += 4) { // two chains of ANDs: a load each half cycle
+      long at = address + 8L * i;
+      a &= MemoryUtil.getLong(at) & MemoryUtil.getLong(at + 8);
+      b &= MemoryUtil.getLong(at + 16) & MemoryUtil.getLong(at + 24);
+    }
+    for (; i < words; i++) {
+      a &= MemoryUtil.getLong(address + 8L * i);
+    }
+    if ((a & b) != -1L) {
+      return false;
+    }
+    for (i = words << 6; i < count; i++) {
+      if ((MemoryUtil.getByte(address + (i >>> 3)) >> (i & 7) & 1) == 0) {
         return false;
       }
     }

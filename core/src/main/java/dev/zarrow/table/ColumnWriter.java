@@ -3,6 +3,7 @@ package dev.zarrow.table;
 import dev.zarrow.NodeWriter;
 import dev.zarrow.ZarrArray;
 import dev.zarrow.grid.Box;
+import dev.zarrow.memory.Buffers;
 import dev.zarrow.vector.Gather;
 import dev.zarrow.dtype.ArrowDataType;
 import dev.zarrow.error.ZarrException;
@@ -65,7 +66,7 @@ final class ColumnWriter implements AutoCloseable {
 
   /** Appends {@code values} (borrowed; decoded: no dictionary encodings). */
   void append(FieldVector values) {
-    if (values.getNullCount() > 0 && !(array.dataType() instanceof ArrowDataType)) {
+    if (Buffers.hasNulls(values) && !(array.dataType() instanceof ArrowDataType)) {
       background.drain(); // the units in flight are encoded with the native type: convert them too
       convertToArrowType();
     }

@@ -177,7 +177,7 @@ public final class TableParts {
         List<Gather.Run> runs = new ArrayList<>();
         for (VectorSchemaRoot piece : pieces) {
           FieldVector v = piece.getVector(i);
-          if (v.getNullCount() > 0 && !(array.dataType() instanceof ArrowDataType)) {
+          if (Buffers.hasNulls(v) && !(array.dataType() instanceof ArrowDataType)) {
             throw new CodecException("a null in a column created without nulls");
           }
           if (piece.getRowCount() > 0) {

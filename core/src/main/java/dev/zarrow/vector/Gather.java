@@ -181,7 +181,7 @@ public final class Gather {
         if (!nullable) {
           Regions.setBits(bits, at, r.length);
         }
-      } else if (noNulls.computeIfAbsent(r.source, v -> v.getNullCount() == 0)) {
+      } else if (noNulls.computeIfAbsent(r.source, v -> !Buffers.hasNulls(v))) {
         Regions.setBits(bits, at, r.length);
       } else {
         copyBits(r.source.getValidityBuffer(), r.start, bits, at, r.length);

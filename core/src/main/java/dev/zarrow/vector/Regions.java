@@ -113,7 +113,7 @@ public final class Regions {
     FieldVector out = Fields.createVector(field, allocator);
     try {
       int width = flatWidth(src);
-      if (width > 0 && src.getNullCount() == 0 && (!(src instanceof FixedSizeListVector l) || l.getDataVector().getNullCount() == 0)) {
+      if (width > 0 && !Buffers.hasNulls(src) && (!(src instanceof FixedSizeListVector l) || !Buffers.hasNulls(l.getDataVector()))) {
         allocateFlat(out, count);
         copyInto(src, shape, region, out, region.shape(), new long[region.rank()]);
       } else {
@@ -157,14 +157,14 @@ public final class Regions {
     }
     ArrowBuf from = flatData(src);
     ArrowBuf to = flatData(dst);
-    boolean noNulls = src.getNullCount() == 0;
+    boolean noNulls = !Buffers.hasNulls(src);
     ArrowBuf srcValidity = src.getValidityBuffer();
     ArrowBuf dstValidity = dst.getValidityBuffer();
     // Fixed-size lists carry a second bitmap: their elements' validity.
     int size = src instanceof FixedSizeListVector l ? l.getListSize() : 0;
     FieldVector srcItems = size > 0 ? ((FixedSizeListVector) src).getDataVector() : null;
     ArrowBuf dstItems = size > 0 ? ((FixedSizeListVector) dst).getDataVector().getValidityBuffer() : null;
-    boolean noItemNulls = srcItems == null || srcItems.getNullCount() == 0;
+    boolean noItemNulls = srcItems == null || !Buffers.hasNulls(srcItems);
     forEachRun(srcShape, region, dstShape, dstStart, (f, t, n) -> {
       to.setBytes(t * width, from, f * width, (long) n * width);
       copyValidity(srcValidity, f, dstValidity, t, n, noNulls);

@@ -1,6 +1,7 @@
 package dev.zarrow.vector;
 
 import dev.zarrow.error.CorruptChunkException;
+import dev.zarrow.memory.Buffers;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.apache.arrow.memory.ArrowBuf;
@@ -61,7 +62,7 @@ public final class Utf32 {
    */
   public static ByteBuffer encode(VarCharVector vector, int units) {
     int count = vector.getValueCount();
-    if (vector.getNullCount() > 0) {
+    if (Buffers.hasNulls(vector)) {
       throw new IllegalArgumentException("fixed_length_utf32 cannot store nulls (" + vector.getNullCount() + " found)");
     }
     ByteBuffer out = ByteBuffer.allocateDirect(Math.toIntExact((long) count * units * 4)).order(ByteOrder.LITTLE_ENDIAN);

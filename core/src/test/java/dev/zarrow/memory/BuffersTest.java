@@ -7,6 +7,11 @@ import dev.zarrow.testing.AllocatorExtension;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.OutOfMemoryException;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.NullVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.UnionVector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -72,6 +77,49 @@ class BuffersTest {
         }
         assertEquals(0x55, back.getByte(count), "nothing written past the last element");
       }
+    }
+  }
+
+  @Test
+  void hasNullsAgreesWithArrowsCountForEveryPlaceOfANull(BufferAllocator allocator) {
+    // Every count around a word's end, a null at each place that matters (first, last, in the tail
+    // past the last whole word), and bits set past the count that must not hide a null.
+    for (int count : new int[] {1, 7, 8, 63, 64, 65, 127, 128, 129, 1000}) {
+      for (int at : new int[] {-1, 0, count / 2, (count / 64) * 64, count - 1}) {
+        if (at >= count) {
+          continue;
+        }
+        try (IntVector ints = new IntVector("i", allocator); VarCharVector strings = new VarCharVector("s", allocator);
+            ListVector lists = ListVector.empty("l", allocator)) {
+          ints.allocateNew(count);
+          strings.allocateNew(count);
+          lists.allocateNew();
+          for (int i = 0; i < count; i++) {
+            if (i != at) {
+              ints.set(i, i);
+              strings.setSafe(i, new byte[] {(byte) i});
+              lists.startNewValue(i);
+              lists.endValue(i, 0);
+            }
+          }
+          ints.setValueCount(count);
+          strings.setValueCount(count);
+          lists.setValueCount(count);
+          for (org.apache.arrow.vector.ValueVector v : new org.apache.arrow.vector.ValueVector[] {ints, strings, lists}) {
+            assertEquals(v.getNullCount() > 0, Buffers.hasNulls(v), v.getName() + " of " + count + ", null at " + at);
+            assertEquals(at >= 0, Buffers.hasNulls(v), v.getName() + " of " + count + ", null at " + at);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void hasNullsAsksArrowForVectorsWithoutABitmap(BufferAllocator allocator) {
+    try (NullVector nulls = new NullVector("n", 3); UnionVector union = UnionVector.empty("u", allocator)) {
+      assertEquals(true, Buffers.hasNulls(nulls));
+      union.setValueCount(0);
+      assertEquals(false, Buffers.hasNulls(union));
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.zarrow.codec.core;
 
+import dev.zarrow.memory.Buffers;
 import dev.zarrow.vector.Fields;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -120,8 +121,8 @@ public final class TransposeCodec implements ArrayToArrayCodec {
       step[k] = srcStrides[perm[k]];
     }
     // Fixed-width elements (complex numbers too) move as bytes; the rest element by element.
-    int width = src.getNullCount() == 0 ? Regions.flatWidth(src) : 0;
-    if (src instanceof FixedSizeListVector list && list.getDataVector().getNullCount() > 0) {
+    int width = !Buffers.hasNulls(src) ? Regions.flatWidth(src) : 0;
+    if (src instanceof FixedSizeListVector list && Buffers.hasNulls(list.getDataVector())) {
       width = 0;
     }
     boolean flat = width > 0;

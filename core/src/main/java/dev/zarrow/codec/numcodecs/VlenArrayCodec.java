@@ -9,6 +9,7 @@ import dev.zarrow.dtype.ArrowDataType;
 import dev.zarrow.dtype.FixedType;
 import dev.zarrow.error.CodecException;
 import dev.zarrow.error.CorruptChunkException;
+import dev.zarrow.memory.Buffers;
 import dev.zarrow.metadata.NamedConfig;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -79,7 +80,7 @@ final class VlenArrayCodec implements ArrayToBytesCodec {
     validate(spec);
     ListVector list = (ListVector) chunk;
     FieldVector items = (FieldVector) list.getDataVector();
-    if (items.getNullCount() > 0) {
+    if (Buffers.hasNulls(items)) {
       throw new CodecException("codec " + NAME + ": numcodecs' arrays have no null items; " + items.getNullCount() + " found");
     }
     int count = list.getValueCount();

@@ -4,6 +4,7 @@ import dev.zarrow.error.CodecException;
 import dev.zarrow.codec.ChunkSpec;
 import dev.zarrow.codec.CodecOptions;
 import dev.zarrow.dtype.VarLenType;
+import dev.zarrow.memory.Buffers;
 import dev.zarrow.vector.VlenBuffers;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -75,7 +76,7 @@ final class VarLenCodecs {
       throw new IllegalArgumentException(
           "data type " + type.name() + " needs an Arrow " + want + " vector, got " + chunk.getField().getType());
     }
-    if (chunk.getNullCount() > 0) {
+    if (Buffers.hasNulls(chunk)) {
       throw new IllegalArgumentException("data type " + type.name() + " cannot store nulls (" + chunk.getNullCount()
           + " found); use the arrow data type ({\"name\": \"arrow\", ...}) for nullable "
           + (type.isText() ? "strings" : "binary values"));
