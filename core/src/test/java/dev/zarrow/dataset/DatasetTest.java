@@ -119,6 +119,51 @@ class DatasetTest {
     }
   }
 
+  /**
+   * A region of part of a shard, read with scratch memory as an engine's tasks read them: the inner
+   * chunks stored side by side come in one read into the memory the scratch lends, not into a fresh
+   * buffer each time (the bytes of 20 reads stay below one read's); those with a gap between them
+   * (a column of a 2 x 2 grid of inner chunks) are fetched as before. Both read what a reader without
+   * scratch reads.
+   */
+  @Test
+  void partsOfShardsReadTheirBytesIntoScratchMemory(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir, BufferAllocator allocator)
+      throws Exception {
+    try (dev.zarrow.store.FileSystemStore store = dev.zarrow.store.FileSystemStore.open(dir)) {
+      ZarrGroup g = Zarr.createGroup(store, "ds");
+      long[] shape = {4, 256, 256};
+      ZarrArray a = g.createArray("a", ArraySpec.of(FixedType.FLOAT64, shape).chunks(4, 256, 256).dimensionNames(List.of("t", "y", "x"))
+          .codecs(List.of(ArraySpec.shardingIndexed(new int[] {1, 128, 256}, List.of(ArraySpec.bytes("little"))))));
+      try (Float8Vector v = new Float8Vector("a", allocator)) {
+        int n = (int) a.size();
+        v.allocateNew(n);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        for (int i = 0; i < n; i++) {
+          v.set(i, random.nextDouble()); // incompressible: each inner chunk's bytes are its values
+        }
+        v.setValueCount(n);
+        a.write(new dev.zarrow.grid.Box(new long[3], shape), v);
+      }
+      DatasetTable table = Dataset.open(g).table();
+      dev.zarrow.grid.Box adjacent = new dev.zarrow.grid.Box(new long[] {1, 0, 0}, new long[] {2, 256, 256}); // inner chunks 2-5: one span
+      dev.zarrow.grid.Box gapped = new dev.zarrow.grid.Box(new long[] {0, 64, 0}, new long[] {4, 128, 256}); // halves of all 8
+      long regionBytes = 2L * 256 * 256 * 8;
+      try (dev.zarrow.memory.ScratchBuffers scratch = new dev.zarrow.memory.ScratchBuffers(allocator, "tasks")) {
+        for (dev.zarrow.grid.Box region : List.of(adjacent, gapped)) {
+          assertEquals(rows(table.regionReader(allocator, List.of(region))), rows(table.regionReader(allocator, List.of(region), scratch)),
+              region.toString());
+        }
+        rows(table.regionReader(allocator, List.of(adjacent), scratch));
+        long before = dev.zarrow.testing.DirectMemory.used();
+        for (int i = 0; i < 20; i++) {
+          rows(table.regionReader(allocator, List.of(adjacent), scratch));
+        }
+        long grew = dev.zarrow.testing.DirectMemory.used() - before;
+        assertTrue(grew < regionBytes, "20 reads of " + regionBytes + " stored bytes took " + grew + " bytes of fresh direct memory");
+      }
+    }
+  }
+
   /** Every row of {@code reader}'s batches as a list of values; closes the reader. */
   private static List<Object> rows(DatasetReader reader) throws Exception {
     List<Object> out = new ArrayList<>();

@@ -241,7 +241,7 @@ public final class ShardingCodec implements ArrayToBytesCodec {
       ByteSource source = !whole ? shard : new BufferSource(loan == null ? shard.readAll() : shard.readAll(loan));
       ShardIndex index = ShardIndex.read(source, l, temp);
       List<ShardLayout.Part> present = parts.stream().filter(p -> !index.isEmpty(p.index())).toList();
-      decodeInto(l, present, inputs(source, l, index, present), out, outShape, outStart, temp);
+      decodeInto(l, present, inputs(source, l, index, present, whole ? null : loan), out, outShape, outStart, temp);
       fillEmpty(parts, index, out, outShape, outStart, spec);
     }
   }
@@ -322,8 +322,28 @@ public final class ShardingCodec implements ArrayToBytesCodec {
    * what they need), else their bytes, fetched together so that adjacent ranges cost one request.
    */
   private static List<ByteSource> inputs(ByteSource source, ShardLayout l, ShardIndex index, List<ShardLayout.Part> present) {
+    return inputs(source, l, index, present, whole ? null : loan);
+  }
+
+  /**
+   * As above; with a {@code loan}, inner chunks stored next to one another (as a writer lays out a shard)
+   * are read as one span into the memory it lends, so that a task reading shard after shard in parts
+   * touches no fresh pages for their bytes.
+   */
+  private static List<ByteSource> inputs(ByteSource source, ShardLayout l, ShardIndex index, List<ShardLayout.Part> present,
+      ScratchBuffers.Loan loan) {
     if (l.innerReadsPartially) {
       return present.stream().map(p -> source.slice(index.offset(p.index()), index.nbytes(p.index()))).toList();
+    }
+    if (loan != null && !present.isEmpty()) {
+      long first = present.stream().mapToLong(p -> index.offset(p.index())).min().getAsLong();
+      long end = present.stream().mapToLong(p -> index.offset(p.index()) + index.nbytes(p.index())).max().getAsLong();
+      long bytes = present.stream().mapToLong(p -> index.nbytes(p.index())).sum();
+      if (end - first <= Integer.MAX_VALUE && end - first <= bytes + bytes / 8) { // the gaps cost less than a request each
+        ByteBuffer span = source.read(ByteRange.of(first, end - first), loan);
+        return present.stream().<ByteSource>map(p -> new BufferSource(
+            span.slice((int) (index.offset(p.index()) - first), (int) index.nbytes(p.index())))).toList();
+      }
     }
     List<ByteRange> ranges = present.stream().map(p -> ByteRange.of(index.offset(p.index()), index.nbytes(p.index()))).toList();
     return source.readAll(ranges).stream().<ByteSource>map(BufferSource::new).toList();
