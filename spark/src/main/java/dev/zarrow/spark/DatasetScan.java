@@ -36,9 +36,10 @@ import org.apache.spark.sql.types.StructType;
  * A scan of a gridded dataset's table ({@link DatasetTable}): one input partition per chunk of the
  * grid (a shard when sharded) that the pushed dimension filters leave ({@link DimensionFilters}, on the
  * dimensions' values read once here, at planning), several adjacent chunks per partition beyond
- * {@link ZarrScan#MAX_PARTITIONS}. The filters prune a shard's inner chunks too: a partition reads, as
- * one batch each, the runs of adjacent inner chunks they leave in its shard (the whole shard when they
- * leave all), and a region read fetches only those inner chunks' bytes and the shard's index. Only the
+ * {@link ZarrScan#MAX_PARTITIONS}. The filters prune a shard's inner chunks too: a partition reads the
+ * runs of adjacent inner chunks they leave in its shard (the whole shard when they leave all), in
+ * batches of whole inner chunks of at most {@link #BATCH_CELLS} cells where they allow ({@link #slabs}),
+ * and a region read fetches only those inner chunks' bytes and the shard's index. Only the
  * columns Spark needs are read: a variable not selected is never read, and a scan of no column (a
  * count) reads no chunk at all, its rows known from the grid.
  * Filters on data variables stay Spark's. The dimensions' columns are computed by the tasks from their
@@ -47,6 +48,8 @@ import org.apache.spark.sql.types.StructType;
 final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownFilters, SupportsPushDownLimit,
     Scan, Batch {
   private static final int MAX_HOSTS = 3;
+  /** Cells a batch of a partition holds at most where whole parts allow ({@link #slabs}): 16 MB of float32. */
+  static final long BATCH_CELLS = 1L << 22;
 
   private final Location location;
   private final DatasetRead read;
@@ -120,6 +123,7 @@ final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns,
       if (limit >= 0) {
         shards = limited(shards);
       }
+      shards = shards.stream().map(regions -> regions.stream().flatMap(b -> slabs(b, parts).stream()).toList()).toList();
       shardsRead = shards.size();
       chunksRead = 0;
       for (List<Box> regions : shards) {
@@ -258,6 +262,35 @@ final class DatasetScan implements ScanBuilder, SupportsPushDownRequiredColumns,
         return out;
       }
     }
+  }
+
+  /**
+   * {@code b} cut into slabs of whole parts of at most {@link #BATCH_CELLS} cells where parts allow
+   * (along the outermost dimension it spans more than one part of, then the next), each read as one
+   * batch. Uncut, a shard read whole was one batch of all its inner chunks: 125 MB of float32 for five
+   * days of a half-degree globe, more than a task can keep to lend again to the next, so every task
+   * decoded into fresh pages (190K page faults a full scan of six such shards).
+   */
+  static List<Box> slabs(Box b, int[] parts) {
+    if (b.size() <= BATCH_CELLS) {
+      return List.of(b);
+    }
+    for (int d = 0; d < b.rank(); d++) {
+      if (b.shape(d) > parts[d]) {
+        long thick = b.size() / b.shape(d) * parts[d]; // the cells of one part's thickness along d
+        long step = Math.max(1, BATCH_CELLS / thick) * parts[d];
+        List<Box> out = new ArrayList<>();
+        for (long at = b.start(d); at < b.end(d); at += step) {
+          long[] start = b.start();
+          long[] shape = b.shape();
+          start[d] = at;
+          shape[d] = Math.min(step, b.end(d) - at);
+          out.addAll(slabs(new Box(start, shape), parts));
+        }
+        return out;
+      }
+    }
+    return List.of(b);
   }
 
   /** The first regions, in order, that hold {@link #limit} rows. */
