@@ -322,7 +322,7 @@ public final class ShardingCodec implements ArrayToBytesCodec {
    * what they need), else their bytes, fetched together so that adjacent ranges cost one request.
    */
   private static List<ByteSource> inputs(ByteSource source, ShardLayout l, ShardIndex index, List<ShardLayout.Part> present) {
-    return inputs(source, l, index, present, whole ? null : loan);
+    return inputs(source, l, index, present, null);
   }
 
   /**
