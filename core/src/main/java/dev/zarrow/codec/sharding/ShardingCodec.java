@@ -339,7 +339,7 @@ public final class ShardingCodec implements ArrayToBytesCodec {
       long first = present.stream().mapToLong(p -> index.offset(p.index())).min().getAsLong();
       long end = present.stream().mapToLong(p -> index.offset(p.index()) + index.nbytes(p.index())).max().getAsLong();
       long bytes = present.stream().mapToLong(p -> index.nbytes(p.index())).sum();
-      if (end - first <= Integer.MAX_VALUE && end - first <= bytes + bytes / 8) { // the gaps cost less than a request each
+      if (end - first <= Integer.MAX_VALUE && end - first <= bytes + bytes / 8) { // gaps of an eighth at most read along
         ByteBuffer span = source.read(ByteRange.of(first, end - first), loan);
         return present.stream().<ByteSource>map(p -> new BufferSource(
             span.slice((int) (index.offset(p.index()) - first), (int) index.nbytes(p.index())))).toList();
