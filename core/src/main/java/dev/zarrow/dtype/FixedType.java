@@ -178,7 +178,11 @@ public final class FixedType implements FixedWidthType {
           ((FieldVector) list.getDataVector())
               .loadFieldBuffers(new ArrowFieldNode(2L * count, 0), List.of(allocator.getEmpty(), data));
         }
-        default -> vector.loadFieldBuffers(new ArrowFieldNode(count, 0), List.of(allocator.getEmpty(), data));
+        default -> {
+          try (ArrowBuf valid = Buffers.allValid(count, allocator)) {
+            vector.loadFieldBuffers(new ArrowFieldNode(count, 0), List.of(valid, data));
+          }
+        }
       }
       return vector;
     } catch (RuntimeException e) {

@@ -12,6 +12,7 @@ import dev.zarrow.testing.AllocatorExtension;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -216,5 +217,21 @@ class FixedTypeTest {
   void refusesFillValuesOfTheWrongSize(BufferAllocator allocator) {
     assertThrows(IllegalArgumentException.class, () -> FixedType.INT32.filled(allocator, 3, FillValue.of(new byte[2])));
     assertThrows(IllegalArgumentException.class, () -> FixedType.INT32.filled(allocator, 3, FillValue.NULL));
+  }
+
+  @Test
+  void aVectorLoadedFromBytesHasAllItsValuesValidAndOwnsItsBitmap(BufferAllocator allocator) {
+    try (org.apache.arrow.memory.ArrowBuf data = allocator.buffer(4 * 70)) {
+      for (int i = 0; i < 70; i++) {
+        data.setInt(4L * i, i);
+      }
+      try (FieldVector v = FixedType.INT32.fromBytes(data, 70, allocator)) {
+        assertEquals(0, v.getNullCount());
+        assertEquals(false, dev.zarrow.memory.Buffers.hasNulls(v));
+        ((org.apache.arrow.vector.IntVector) v).setNull(69); // the bitmap is the vector's own, writable
+        assertEquals(1, v.getNullCount());
+        assertEquals(68, ((org.apache.arrow.vector.IntVector) v).get(68));
+      }
+    }
   }
 }

@@ -122,4 +122,16 @@ class BuffersTest {
       assertEquals(false, Buffers.hasNulls(union));
     }
   }
+
+  @Test
+  void allValidSetsExactlyTheFirstCountBits(BufferAllocator allocator) {
+    for (int count : new int[] {0, 1, 7, 8, 9, 63, 64, 65, 1000}) {
+      try (ArrowBuf bits = Buffers.allValid(count, allocator)) {
+        assertEquals((count + 7) / 8, bits.capacity(), "bytes for " + count);
+        for (int i = 0; i < 8 * bits.capacity(); i++) {
+          assertEquals(i < count ? 1 : 0, bits.getByte(i / 8) >> (i % 8) & 1, "bit " + i + " of " + count);
+        }
+      }
+    }
+  }
 }
