@@ -7,8 +7,8 @@ import java.util.List;
 import org.apache.spark.sql.connector.read.InputPartition;
 
 /**
- * Some regions of a dataset's grid, each read as one batch (a chunk, or the inner chunks of a shard that
- * the pushed filters leave), flattened ({@code rank} starts then {@code rank} lengths per region), their
+ * Some regions of a dataset's grid, each read as one batch (a chunk, or a slab of the inner chunks of a
+ * shard that the pushed filters leave: {@link DatasetScan#slabs}), flattened ({@code rank} starts then {@code rank} lengths per region), their
  * rows, and the hosts that hold most of their bytes where the file system says.
  */
 record DatasetPartition(long[] regions, int rank, long rows, String[] hosts) implements InputPartition {
