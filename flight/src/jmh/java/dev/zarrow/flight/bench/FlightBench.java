@@ -189,20 +189,24 @@ public class FlightBench {
   }
 
   /**
-   * The ceiling: the table's batches (one per shard, read once at setup) held as record batches and
-   * streamed from memory the way Arrow's in-memory integration producer does, on the gRPC thread.
+   * The ceiling: the batches zarrow sends (one endpoint per shard, a batch per inner chunk, read once
+   * at setup) held as record batches and streamed from memory the way Arrow's in-memory integration
+   * producer does, on the gRPC thread.
    */
   static final class MemoryProducer extends NoOpFlightProducer implements AutoCloseable {
     private final BufferAllocator allocator;
     private final Schema schema;
-    private final List<ArrowRecordBatch> batches = new ArrayList<>();
+    private final List<List<ArrowRecordBatch>> endpoints = new ArrayList<>();
 
     MemoryProducer(ZarrGroup group, BufferAllocator allocator) throws Exception {
       this.allocator = allocator;
       try (TableReader reader = TableReader.of(group, allocator)) {
         schema = reader.getVectorSchemaRoot().getSchema();
-        for (long from = 0; from < reader.rows(); from += reader.chunkRows()) {
-          try (TableReader part = TableReader.of(group, allocator, null, 0, from, Math.min(reader.rows(), from + reader.chunkRows()))) {
+        for (long from = 0; from < reader.rows(); from += BenchTable.SHARD_ROWS) {
+          List<ArrowRecordBatch> batches = new ArrayList<>();
+          endpoints.add(batches);
+          long to = Math.min(reader.rows(), from + BenchTable.SHARD_ROWS);
+          try (TableReader part = TableReader.of(group, allocator, null, BenchTable.CHUNK_ROWS, from, to)) {
             while (part.loadNextBatch()) {
               batches.add(new VectorUnloader(part.getVectorSchemaRoot()).getRecordBatch());
             }
@@ -213,7 +217,7 @@ public class FlightBench {
 
     List<FlightEndpoint> endpoints() {
       List<FlightEndpoint> out = new ArrayList<>();
-      for (int i = 0; i < batches.size(); i++) {
+      for (int i = 0; i < endpoints.size(); i++) {
         out.add(new FlightEndpoint(new Ticket(new byte[] {(byte) i})));
       }
       return out;
@@ -223,8 +227,11 @@ public class FlightBench {
     public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
       try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
         listener.start(root);
-        new VectorLoader(root).load(batches.get(ticket.getBytes()[0]));
-        listener.putNext();
+        VectorLoader loader = new VectorLoader(root);
+        for (ArrowRecordBatch batch : endpoints.get(ticket.getBytes()[0])) {
+          loader.load(batch);
+          listener.putNext();
+        }
         listener.completed();
       }
     }
@@ -236,7 +243,9 @@ public class FlightBench {
 
     @Override
     public void close() throws Exception {
-      AutoCloseables.close(batches);
+      for (List<ArrowRecordBatch> batches : endpoints) {
+        AutoCloseables.close(batches);
+      }
     }
   }
 }
