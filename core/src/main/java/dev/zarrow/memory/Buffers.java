@@ -251,8 +251,8 @@ public final class Buffers {
 
   /**
    * A validity bitmap of {@code count} set bits, the bits past them clear, owned by the caller: what
-   * Arrow makes for a vector loaded with no nulls and no bitmap, taken from reused heap memory and
-   * written once (Arrow takes it from its pool and writes it twice: zeros, then ones).
+   * Arrow makes for a vector loaded with no nulls and no bitmap, in unzeroed memory of {@code allocator}
+   * written once (Arrow zeroes its bitmap, then sets the bits: twice).
    */
   public static ArrowBuf allValid(int count, BufferAllocator allocator) {
     long full = count / 8;

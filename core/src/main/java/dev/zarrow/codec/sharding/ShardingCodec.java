@@ -208,7 +208,7 @@ public final class ShardingCodec implements ArrayToBytesCodec {
           // The parts tile the region: each present one decoded into its place, the empty ones filled.
           List<ShardLayout.Part> present = parts.stream().filter(p -> !index.isEmpty(p.index())).toList();
           long[] origin = new long[shape.length];
-          decodeInto(l, present, inputs(source, l, index, present), out, shape, origin, temp);
+          decodeInto(l, present, inputs(source, l, index, present, null), out, shape, origin, temp);
           fillEmpty(parts, index, out, shape, origin, spec);
           return out;
         } catch (RuntimeException e) {
@@ -297,7 +297,7 @@ public final class ShardingCodec implements ArrayToBytesCodec {
   private DecodedPieces decodeParts(
       ShardLayout l, List<ShardLayout.Part> parts, ShardIndex index, ByteSource source, ChunkSpec spec, BufferAllocator allocator) {
     List<ShardLayout.Part> present = parts.stream().filter(p -> !index.isEmpty(p.index())).toList();
-    List<ByteSource> inputs = inputs(source, l, index, present);
+    List<ByteSource> inputs = inputs(source, l, index, present, null);
     int[] input = new int[l.count]; // inner chunk -> its place in present (and inputs)
     for (int k = 0; k < present.size(); k++) {
       input[present.get(k).index()] = k;
@@ -319,14 +319,8 @@ public final class ShardingCodec implements ArrayToBytesCodec {
 
   /**
    * What each present part decodes from: lazy slices when the inner chunks are shards (they read only
-   * what they need), else their bytes, fetched together so that adjacent ranges cost one request.
-   */
-  private static List<ByteSource> inputs(ByteSource source, ShardLayout l, ShardIndex index, List<ShardLayout.Part> present) {
-    return inputs(source, l, index, present, null);
-  }
-
-  /**
-   * As above; with a {@code loan}, inner chunks stored next to one another (as a writer lays out a shard)
+   * what they need), else their bytes, fetched together so that adjacent ranges cost one request. With
+   * a {@code loan} (may be null), inner chunks stored next to one another (as a writer lays out a shard)
    * are read as one span into the memory it lends, so that a task reading shard after shard in parts
    * touches no fresh pages for their bytes.
    */
