@@ -13,16 +13,23 @@ import dev.zarrow.ZarrGroup;
 import dev.zarrow.dtype.FixedType;
 import dev.zarrow.error.MetadataException;
 import dev.zarrow.error.ZarrException;
+import dev.zarrow.grid.Box;
+import dev.zarrow.memory.ScratchBuffers;
+import dev.zarrow.store.FileSystemStore;
 import dev.zarrow.store.MemoryStore;
 import dev.zarrow.testing.AllocatorExtension;
+import dev.zarrow.testing.DirectMemory;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Datasets zarrow writes itself (v3 {@code dimension_names}): broadcasting of lower-rank and permuted
@@ -42,7 +49,7 @@ class DatasetTest {
         v.set(i, name.hashCode() % 97 + i * 0.5);
       }
       v.setValueCount(n);
-      a.write(new dev.zarrow.grid.Box(new long[shape.length], shape), v);
+      a.write(new Box(new long[shape.length], shape), v);
     }
     return a;
   }
@@ -104,9 +111,9 @@ class DatasetTest {
     ZarrGroup g = Zarr.createGroup(store, "ds");
     array(g, "a", List.of("t", "y", "x"), new long[] {6, 4, 3}, new int[] {2, 4, 3}, null, allocator);
     DatasetTable table = Dataset.open(g).table();
-    List<dev.zarrow.grid.Box> regions = List.of(new dev.zarrow.grid.Box(new long[] {2, 0, 0}, new long[] {4, 4, 3}));
+    List<Box> regions = List.of(new Box(new long[] {2, 0, 0}, new long[] {4, 4, 3}));
     List<Object> expected = rows(table.regionReader(allocator, regions));
-    try (dev.zarrow.memory.ScratchBuffers scratch = new dev.zarrow.memory.ScratchBuffers(allocator, "tasks")) {
+    try (ScratchBuffers scratch = new ScratchBuffers(allocator, "tasks")) {
       assertEquals(expected, rows(table.regionReader(allocator, regions, scratch)));
       long kept = scratch.allocator().getAllocatedMemory();
       assertTrue(kept > 0, "the decoded chunks' memory outlives the reader");
@@ -127,9 +134,9 @@ class DatasetTest {
    * scratch reads.
    */
   @Test
-  void partsOfShardsReadTheirBytesIntoScratchMemory(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir, BufferAllocator allocator)
+  void partsOfShardsReadTheirBytesIntoScratchMemory(@TempDir Path dir, BufferAllocator allocator)
       throws Exception {
-    try (dev.zarrow.store.FileSystemStore store = dev.zarrow.store.FileSystemStore.open(dir)) {
+    try (FileSystemStore store = FileSystemStore.open(dir)) {
       ZarrGroup g = Zarr.createGroup(store, "ds");
       long[] shape = {4, 256, 256};
       ZarrArray a = g.createArray("a", ArraySpec.of(FixedType.FLOAT64, shape).chunks(4, 256, 256).dimensionNames(List.of("t", "y", "x"))
@@ -137,28 +144,28 @@ class DatasetTest {
       try (Float8Vector v = new Float8Vector("a", allocator)) {
         int n = (int) a.size();
         v.allocateNew(n);
-        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        SplittableRandom random = new SplittableRandom(7);
         for (int i = 0; i < n; i++) {
           v.set(i, random.nextDouble()); // incompressible: each inner chunk's bytes are its values
         }
         v.setValueCount(n);
-        a.write(new dev.zarrow.grid.Box(new long[3], shape), v);
+        a.write(new Box(new long[3], shape), v);
       }
       DatasetTable table = Dataset.open(g).table();
-      dev.zarrow.grid.Box adjacent = new dev.zarrow.grid.Box(new long[] {1, 0, 0}, new long[] {2, 256, 256}); // inner chunks 2-5: one span
-      dev.zarrow.grid.Box gapped = new dev.zarrow.grid.Box(new long[] {0, 64, 0}, new long[] {4, 128, 256}); // halves of all 8
+      Box adjacent = new Box(new long[] {1, 0, 0}, new long[] {2, 256, 256}); // inner chunks 2-5: one span
+      Box gapped = new Box(new long[] {0, 64, 0}, new long[] {4, 128, 256}); // halves of all 8
       long regionBytes = 2L * 256 * 256 * 8;
-      try (dev.zarrow.memory.ScratchBuffers scratch = new dev.zarrow.memory.ScratchBuffers(allocator, "tasks")) {
-        for (dev.zarrow.grid.Box region : List.of(adjacent, gapped)) {
+      try (ScratchBuffers scratch = new ScratchBuffers(allocator, "tasks")) {
+        for (Box region : List.of(adjacent, gapped)) {
           assertEquals(rows(table.regionReader(allocator, List.of(region))), rows(table.regionReader(allocator, List.of(region), scratch)),
               region.toString());
         }
         rows(table.regionReader(allocator, List.of(adjacent), scratch));
-        long before = dev.zarrow.testing.DirectMemory.used();
+        long before = DirectMemory.used();
         for (int i = 0; i < 20; i++) {
           rows(table.regionReader(allocator, List.of(adjacent), scratch));
         }
-        long grew = dev.zarrow.testing.DirectMemory.used() - before;
+        long grew = DirectMemory.used() - before;
         assertTrue(grew < regionBytes, "20 reads of " + regionBytes + " stored bytes took " + grew + " bytes of fresh direct memory");
       }
     }

@@ -1,18 +1,22 @@
 package dev.zarrow.dtype;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.zarrow.error.MetadataException;
 import dev.zarrow.error.UnsupportedExtensionException;
 import dev.zarrow.spi.Registry;
+import dev.zarrow.memory.Buffers;
 import dev.zarrow.metadata.NamedConfig;
 import dev.zarrow.testing.AllocatorExtension;
 import java.util.List;
 import java.util.Map;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -221,16 +225,16 @@ class FixedTypeTest {
 
   @Test
   void aVectorLoadedFromBytesHasAllItsValuesValidAndOwnsItsBitmap(BufferAllocator allocator) {
-    try (org.apache.arrow.memory.ArrowBuf data = allocator.buffer(4 * 70)) {
+    try (ArrowBuf data = allocator.buffer(4 * 70)) {
       for (int i = 0; i < 70; i++) {
         data.setInt(4L * i, i);
       }
       try (FieldVector v = FixedType.INT32.fromBytes(data, 70, allocator)) {
         assertEquals(0, v.getNullCount());
-        assertEquals(false, dev.zarrow.memory.Buffers.hasNulls(v));
-        ((org.apache.arrow.vector.IntVector) v).setNull(69); // the bitmap is the vector's own, writable
+        assertFalse(Buffers.hasNulls(v));
+        ((IntVector) v).setNull(69); // the bitmap is the vector's own, writable
         assertEquals(1, v.getNullCount());
-        assertEquals(68, ((org.apache.arrow.vector.IntVector) v).get(68));
+        assertEquals(68, ((IntVector) v).get(68));
       }
     }
   }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.zarrow.grid.Box;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -62,8 +63,15 @@ class DatasetSlabsTest {
     assertEquals(new Box(new long[] {9, 0}, new long[] {1, 2_000_000}), slabs.get(slabs.size() - 1));
   }
 
-  /** {@code slabs} tile {@code whole} in order, each of whole parts (starts on a part's boundary) and within the cap where a part allows. */
+  /**
+   * {@code slabs} tile {@code whole} in order (inside it, none overlapping another, their cells adding up
+   * to its cells), each of whole parts (starts on a part's boundary) and within the cap where a part allows.
+   */
   private static void assertCovers(Box whole, List<Box> slabs, int[] parts) {
+    long partCells = 1;
+    for (int p : parts) {
+      partCells *= p;
+    }
     long cells = 0;
     for (Box s : slabs) {
       cells += s.size();
@@ -71,17 +79,27 @@ class DatasetSlabsTest {
         assertEquals(0, s.start(d) % parts[d], s + " starts inside a part along " + d);
         assertTrue(s.start(d) >= whole.start(d) && s.end(d) <= whole.end(d), s + " outside " + whole);
       }
-      long partCells = 1;
-      for (int p : parts) {
-        partCells *= p;
-      }
       assertTrue(s.size() <= Math.max(CAP, partCells), s + " holds more than a batch");
     }
     assertEquals(whole.size(), cells);
     for (int i = 1; i < slabs.size(); i++) {
       Box a = slabs.get(i - 1);
       Box b = slabs.get(i);
-      assertTrue(java.util.Arrays.compare(a.start(), b.start()) < 0, "in order: " + a + " before " + b);
+      assertTrue(Arrays.compare(a.start(), b.start()) < 0, "in order: " + a + " before " + b);
     }
+    for (int i = 0; i < slabs.size(); i++) {
+      for (int j = i + 1; j < slabs.size(); j++) {
+        assertTrue(disjoint(slabs.get(i), slabs.get(j)), slabs.get(i) + " overlaps " + slabs.get(j));
+      }
+    }
+  }
+
+  private static boolean disjoint(Box a, Box b) {
+    for (int d = 0; d < a.rank(); d++) {
+      if (a.end(d) <= b.start(d) || b.end(d) <= a.start(d)) {
+        return true;
+      }
+    }
+    return false;
   }
 }
