@@ -1,5 +1,6 @@
 package dev.zarrow.store.s3;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -36,6 +37,8 @@ import software.amazon.awssdk.http.SdkHttpResponse;
 final class JdkHttpClient implements SdkHttpClient {
   /** Headers the JDK client sets itself and refuses from callers; it sends the same values. */
   private static final Set<String> RESTRICTED = Set.of("connection", "content-length", "expect", "host", "upgrade");
+
+  private static final int DOCUMENT_LIMIT = 1 << 20;
 
   private final HttpClient client;
   private final Duration timeout;
@@ -90,7 +93,7 @@ final class JdkHttpClient implements SdkHttpClient {
           Throwable cause = e.getCause();
           throw cause instanceof IOException io ? io : new IOException(String.valueOf(cause), cause);
         }
-        InputStream body = response.body();
+        InputStream body = response.statusCode() >= 300 ? document(response.body()) : response.body();
         return HttpExecuteResponse.builder()
             .response(SdkHttpResponse.builder().statusCode(response.statusCode()).headers(response.headers().map()).build())
             .responseBody(AbortableInputStream.create(body, () -> close(body)))
@@ -105,6 +108,20 @@ final class JdkHttpClient implements SdkHttpClient {
         }
       }
     };
+  }
+
+  /**
+   * An error answer's document, read whole before the attempt returns. A server may answer a write it
+   * refuses before reading its body, then close the connection (S3Proxy does): the JDK fails the
+   * exchange on the broken pipe while the document is still unread. Parsed later, a document that
+   * breaks off escapes the SDK as an {@code UncheckedIOException} (not retried) or becomes an error
+   * without S3's code and message. Read here, the failure is this attempt's IOException, which the SDK
+   * retries. Error documents are small; past {@link #DOCUMENT_LIMIT} the rest is dropped.
+   */
+  private static InputStream document(InputStream body) throws IOException {
+    try (body) {
+      return new ByteArrayInputStream(body.readNBytes(DOCUMENT_LIMIT));
+    }
   }
 
   /** The body, read from a new stream of {@code content} on each send (every attempt sends it whole). */

@@ -11,6 +11,7 @@ import dev.zarrow.store.RemoteSource;
 import dev.zarrow.store.WritableStore;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -144,7 +145,7 @@ public final class S3Store implements WritableStore {
         throw new StoreException(where(key) + ": the value changed while being read (its ETag is no longer " + ifMatch + ")", e);
       }
       throw failure("read", key, e);
-    } catch (SdkException e) {
+    } catch (SdkException | UncheckedIOException e) {
       throw failure("read", key, e);
     }
   }
@@ -193,7 +194,7 @@ public final class S3Store implements WritableStore {
         return Optional.empty();
       }
       throw failure("stat", key, e);
-    } catch (SdkException e) {
+    } catch (SdkException | UncheckedIOException e) {
       throw failure("stat", key, e);
     }
   }
@@ -310,7 +311,7 @@ public final class S3Store implements WritableStore {
       for (S3Object o : client.listObjectsV2Paginator(ListObjectsV2Request.builder().bucket(bucket).prefix(prefix + under).build()).contents()) {
         keys.add(o.key().substring(prefix.length()));
       }
-    } catch (SdkException e) {
+    } catch (SdkException | UncheckedIOException e) {
       throw failure("list", under, e);
     }
     keys.removeIf(k -> !valid(k));
@@ -329,7 +330,7 @@ public final class S3Store implements WritableStore {
         page.contents().stream().map(o -> o.key().substring(prefix.length())).filter(S3Store::valid).forEach(keys::add);
         page.commonPrefixes().stream().map(CommonPrefix::prefix).map(p -> p.substring(prefix.length())).forEach(prefixes::add);
       }
-    } catch (SdkException e) {
+    } catch (SdkException | UncheckedIOException e) {
       throw failure("list", under, e);
     }
     keys.sort(null);
@@ -348,7 +349,7 @@ public final class S3Store implements WritableStore {
       } else {
         multipart(object, value.duplicate());
       }
-    } catch (SdkException e) {
+    } catch (SdkException | UncheckedIOException e) {
       throw failure("write", key, e);
     }
   }
@@ -389,7 +390,7 @@ public final class S3Store implements WritableStore {
     String object = object(key);
     try {
       client.deleteObject(b -> b.bucket(bucket).key(object));
-    } catch (SdkException e) {
+    } catch (SdkException | UncheckedIOException e) {
       throw failure("delete", key, e);
     }
   }
@@ -421,7 +422,7 @@ public final class S3Store implements WritableStore {
         }
         batchDeletes = false;
         batch.forEach(this::delete);
-      } catch (SdkException e) {
+      } catch (SdkException | UncheckedIOException e) {
         throw failure("delete", under, e);
       }
     }
@@ -433,8 +434,15 @@ public final class S3Store implements WritableStore {
     return "key " + key + " in " + describe();
   }
 
-  private StoreException failure(String what, String key, SdkException e) {
+  /**
+   * {@code e} is the SDK's, or an {@link UncheckedIOException} from its parsing of an answer's document
+   * that broke off (the SDK does not wrap those).
+   */
+  private StoreException failure(String what, String key, RuntimeException e) {
     String why = e.getMessage();
+    if (e instanceof UncheckedIOException broken) {
+      why = "the answer broke off: " + broken.getCause();
+    }
     if (e instanceof SdkServiceException s && (s.statusCode() == 403 || s.statusCode() == 401) && settings.anonymous()) {
       why = "access denied (HTTP " + s.statusCode() + ") to an anonymous request (s3.anonymous or AWS_NO_SIGN_REQUEST): "
           + "the bucket does not allow this without credentials; " + e.getMessage();
