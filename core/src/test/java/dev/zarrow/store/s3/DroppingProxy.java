@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A TCP proxy on loopback in front of a server, that drops connections as a server may: the first
  * connection after {@link #cutFirstAfter} bytes from the client (mid-body), the first after {@link
- * #cutFirstAnswerAfter} bytes of its answer's body (reset, as by a server that dies), or every open
- * connection at once ({@link #dropAll}, as a server closes idle keep-alive connections).
+ * #cutFirstAnswerAfter} bytes of its answer's body, or every open connection at once ({@link
+ * #dropAll}, as a server closes idle keep-alive connections).
  */
 final class DroppingProxy implements AutoCloseable {
   private final ServerSocket listener;
@@ -106,11 +106,6 @@ final class DroppingProxy implements AutoCloseable {
           if (cut >= 0 && start >= 0 && sent.get() + n >= start + cut) {
             out.write(buffer, 0, (int) (start + cut - sent.get()));
             out.flush();
-            if (afterHead) {
-              // A server that dies resets the connection; the client has read what came before by then.
-              Thread.sleep(200);
-              to.setSoLinger(true, 0);
-            }
             dropped.incrementAndGet();
             break; // mid-body: both sockets close below
           }
@@ -120,8 +115,6 @@ final class DroppingProxy implements AutoCloseable {
         }
       } catch (IOException e) {
         // the other side closed
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
       } finally {
         close(from);
         close(to);
